@@ -1,0 +1,69 @@
+from django.conf import settings
+from django.db import models
+
+
+class Assignment(models.Model):
+    """A unit of work for one user. The unit is a concept (authoring) or an item (review, answer, ...)."""
+
+    class Kind(models.TextChoices):
+        AUTHOR = "author", "Author"
+        REVIEW = "review", "Review"
+        ANSWER = "answer", "Answer"
+        VALIDATE = "validate", "Validate"
+        RATE = "rate", "Rate"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACTIVE = "active", "Active"
+        DONE = "done", "Done"
+        CANCELLED = "cancelled", "Cancelled"
+
+    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="assignments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    concept = models.ForeignKey(
+        "annotation.Concept", null=True, blank=True, on_delete=models.CASCADE, related_name="assignments"
+    )
+    target_item = models.ForeignKey(
+        "annotation.Item", null=True, blank=True, on_delete=models.CASCADE, related_name="assignments"
+    )
+    # Author of target_item, copied so the database itself can refuse "answer your own item".
+    target_author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    # Order in which the queue hands the work out (deterministic per plan).
+    position = models.PositiveIntegerField(default=0)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["concept", "user", "kind"],
+                condition=models.Q(concept__isnull=False),
+                name="uniq_assignment_concept_user_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["target_item", "user", "kind"],
+                condition=models.Q(target_item__isnull=False),
+                name="uniq_assignment_item_user_kind",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(concept__isnull=False) | models.Q(target_item__isnull=False),
+                name="assignment_has_unit",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(target_author__isnull=True) | ~models.Q(user=models.F("target_author")),
+                name="assignment_not_own_item",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["project", "user", "kind", "status", "position"], name="assignment_queue"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} for {self.user_id} ({self.status})"

@@ -1,0 +1,86 @@
+from django.conf import settings
+from django.db import models
+
+
+class Item(models.Model):
+    """One unit of the dataset. Its content lives in versions; `current_version` is the latest."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+        REVISION_REQUESTED = "revision_requested", "Revision requested"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        JUDGED = "judged", "Judged"
+        GOLD = "gold", "Gold"
+        EXCLUDED = "excluded", "Excluded"
+
+    class Source(models.TextChoices):
+        HUMAN = "human", "Human"
+        LLM_GEN = "llm_gen", "LLM generated"
+        LLM_ADAPT = "llm_adapt", "LLM adapted"
+        IMPORT = "import", "Imported"
+
+    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="items")
+    task_type = models.CharField(max_length=40)
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.HUMAN)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="authored_items"
+    )
+    concept = models.ForeignKey(
+        "annotation.Concept", null=True, blank=True, on_delete=models.PROTECT, related_name="items"
+    )
+    # The authoring assignment this item answers (one item per authoring assignment).
+    assignment = models.OneToOneField(
+        "annotation.Assignment", null=True, blank=True, on_delete=models.PROTECT, related_name="item"
+    )
+    current_version = models.ForeignKey(
+        "annotation.ItemVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # The reviewer who last decided on this item: a resubmission goes back to them while they are active.
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="reviewed_items"
+    )
+    # Identifier in an external release (e.g. id-csqa's `id`); unique per project when set.
+    external_id = models.CharField(max_length=200, blank=True)
+    status_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "external_id"],
+                condition=~models.Q(external_id=""),
+                name="uniq_item_external_id",
+            ),
+        ]
+        indexes = [models.Index(fields=["project", "status"], name="item_project_status")]
+
+    def __str__(self) -> str:
+        return f"Item {self.pk} ({self.status})"
+
+
+class ItemVersion(models.Model):
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    payload = models.JSONField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Why this version exists: "draft", "revision after review 12", "import", ...
+    note = models.CharField(max_length=300, blank=True)
+    # Written by the author when a soft check (e.g. concept not found in the question) is overridden.
+    justification = models.TextField(blank=True)
+    # Null while the author is still editing; a submitted version is frozen.
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["item_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["item", "number"], name="uniq_item_version_number")]
+
+    def __str__(self) -> str:
+        return f"Item {self.item_id} v{self.number}"

@@ -1,0 +1,38 @@
+from django.conf import settings
+from django.db import models
+
+
+class Judgment(models.Model):
+    """One user's judgment of an item: a cross-answer, a validation label, an MC1 pick, a rating."""
+
+    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="judgments")
+    item = models.ForeignKey("annotation.Item", on_delete=models.CASCADE, related_name="judgments")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="judgments")
+    # Copied from the item so the database refuses a judgment of one's own item.
+    item_author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    assignment = models.OneToOneField(
+        "annotation.Assignment", null=True, blank=True, on_delete=models.SET_NULL, related_name="judgment"
+    )
+    kind = models.CharField(max_length=20, default="answer")
+    # Task-type specific, validated by the task type: {"answer": "C"}, {"label": "e"}, {"relevance": 4}.
+    value = models.JSONField()
+    # Task-type specific flags: {"uncertain": true, "question_ambiguous": false, "option_ambiguous": [...]}.
+    flags = models.JSONField(default=dict, blank=True)
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["item_id", "user_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["item", "user", "kind"], name="uniq_judgment_item_user_kind"),
+            models.CheckConstraint(
+                condition=models.Q(item_author__isnull=True) | ~models.Q(user=models.F("item_author")),
+                name="judgment_not_own_item",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Judgment {self.pk} of item {self.item_id} by {self.user_id}"

@@ -1,0 +1,116 @@
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+
+
+class Project(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    task_type = models.CharField(max_length=40)
+    guidelines = models.TextField(blank=True, help_text="Markdown shown to annotators beside the form.")
+    authors_per_concept = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)])
+    answerers_per_item = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
+    ambiguity_threshold = models.PositiveSmallIntegerField(default=3)
+    # Seed for every deterministic plan made in this project (authoring, cross-answering).
+    plan_seed = models.PositiveIntegerField(default=0)
+    licence = models.CharField(max_length=100, blank=True, default="CC BY-NC 4.0")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(authors_per_concept__gte=1), name="project_k_positive"),
+            models.CheckConstraint(condition=models.Q(answerers_per_item__gte=1), name="project_m_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ProjectLanguage(models.Model):
+    class Direction(models.TextChoices):
+        LTR = "ltr", "Left to right"
+        RTL = "rtl", "Right to left"
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="languages")
+    code = models.CharField(max_length=20, help_text="BCP 47 code, e.g. id, su, ar.")
+    name = models.CharField(max_length=100)
+    direction = models.CharField(max_length=3, choices=Direction.choices, default=Direction.LTR)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "code"]
+        constraints = [models.UniqueConstraint(fields=["project", "code"], name="uniq_project_language")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        ADMIN = "admin", "Admin"
+        REVIEWER = "reviewer", "QC reviewer"
+        ANNOTATOR = "annotator", "Annotator"
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=Role.choices)
+    # Leaving a project deactivates the membership; history (items, reviews) keeps pointing at it.
+    is_active = models.BooleanField(default=True)
+    # Short public code used in reports and exports instead of the user name (W1, W2, ...).
+    code = models.CharField(max_length=40, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "role", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "user"], name="uniq_membership"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.project} as {self.role}"
+
+
+class AnnotatorProfile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    native_languages = models.CharField(max_length=200, blank=True, help_text="Comma-separated codes.")
+    region = models.CharField(max_length=200, blank=True, help_text="Region or domicile.")
+    country = models.CharField(max_length=100, blank=True)
+    ethnicity = models.CharField(max_length=200, blank=True)
+    years_in_region = models.PositiveSmallIntegerField(null=True, blank=True)
+    education = models.CharField(max_length=200, blank=True)
+    screening_answers = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"Profile of {self.user}"
+
+
+class Category(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="categories")
+    name = models.CharField(max_length=200)
+    translations = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["project", "name"]
+        verbose_name_plural = "categories"
+        constraints = [models.UniqueConstraint(fields=["project", "name"], name="uniq_category")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Concept(models.Model):
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="concepts")
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="concepts")
+    name = models.CharField(max_length=300)
+    translations = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["category_id", "name"]
+        constraints = [models.UniqueConstraint(fields=["category", "name"], name="uniq_concept")]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,161 @@
+"""Permission-scoped reads. Views and the API get objects only through these, so a member of another
+project gets a 404 (not a 403 that would confirm the object exists)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+
+from annotation.models import Assignment, Category, Item, Membership, Project
+
+ADMIN = Membership.Role.ADMIN
+REVIEWER = Membership.Role.REVIEWER
+ANNOTATOR = Membership.Role.ANNOTATOR
+STAFF_ROLES = (ADMIN, REVIEWER)
+
+
+def projects_for_user(*, user: AbstractBaseUser) -> QuerySet[Project]:
+    if not user.is_authenticated:
+        return Project.objects.none()
+    return Project.objects.filter(memberships__user=user, memberships__is_active=True).distinct()
+
+
+def membership_for(*, user: AbstractBaseUser, slug: str, roles: tuple[str, ...] | None = None) -> Membership:
+    """The user's active membership in the project `slug`, or 404 (also when the role doesn't fit)."""
+    if not user.is_authenticated:
+        raise Http404("No such project.")
+    qs = Membership.objects.select_related("project").filter(user=user, project__slug=slug, is_active=True)
+    if roles is not None:
+        qs = qs.filter(role__in=roles)
+    membership = qs.first()
+    if membership is None:
+        raise Http404("No such project.")
+    return membership
+
+
+def project_for_user(*, user: AbstractBaseUser, slug: str, roles: tuple[str, ...] | None = None) -> Project:
+    return membership_for(user=user, slug=slug, roles=roles).project
+
+
+def items_visible_to(*, membership: Membership) -> QuerySet[Item]:
+    """Reviewers and admins see every item of the project; annotators only the ones they wrote."""
+    qs = Item.objects.filter(project=membership.project)
+    if membership.role == ANNOTATOR:
+        qs = qs.filter(author=membership.user)
+    return qs
+
+
+def item_for_member(*, membership: Membership, item_id: int) -> Item:
+    item = (
+        items_visible_to(membership=membership)
+        .select_related("concept__category", "current_version", "author", "reviewer", "assignment")
+        .filter(pk=item_id)
+        .first()
+    )
+    if item is None:
+        raise Http404("No such item.")
+    return item
+
+
+def assignment_for_user(*, project: Project, user: AbstractBaseUser, assignment_id: int) -> Assignment:
+    assignment = (
+        Assignment.objects.select_related("concept__category", "project")
+        .filter(project=project, user=user, pk=assignment_id)
+        .first()
+    )
+    if assignment is None:
+        raise Http404("No such assignment.")
+    return assignment
+
+
+def assignment_current(*, project: Project, user: AbstractBaseUser, kind: str) -> Assignment | None:
+    """An authoring assignment the user has open (claimed, item not yet submitted), to resume it."""
+    from django.utils import timezone
+
+    return (
+        Assignment.objects.select_related("concept__category")
+        .filter(project=project, user=user, kind=kind, status=Assignment.Status.ACTIVE, lease_expires_at__gte=timezone.now())
+        .order_by("position", "id")
+        .first()
+    )
+
+
+def author_progress(*, project: Project, user: AbstractBaseUser) -> list[dict]:
+    """Per category: done and total authoring assignments for this user ("n of N")."""
+    rows = (
+        Assignment.objects.filter(project=project, user=user, kind=Assignment.Kind.AUTHOR)
+        .exclude(status=Assignment.Status.CANCELLED)
+        .values("concept__category_id", "concept__category__name")
+        .annotate(total=Count("id"), done=Count("id", filter=Q(status=Assignment.Status.DONE)))
+        .order_by("concept__category__name")
+    )
+    return [
+        {"category_id": r["concept__category_id"], "category": r["concept__category__name"], "done": r["done"], "total": r["total"]}
+        for r in rows
+    ]
+
+
+def items_needing_revision(*, project: Project, user: AbstractBaseUser) -> QuerySet[Item]:
+    return (
+        Item.objects.filter(project=project, author=user, status=Item.Status.REVISION_REQUESTED)
+        .select_related("concept__category", "assignment")
+        .order_by("updated_at", "id")
+    )
+
+
+def categories_with_counts(*, project: Project) -> QuerySet[Category]:
+    return Category.objects.filter(project=project).annotate(concept_count=Count("concepts")).order_by("name")
+
+
+def dashboard_stats(*, project: Project) -> dict:
+    """Progress per annotator x category, items by status, QC error types per annotator.
+
+    A fixed number of grouped queries whatever the project size.
+    """
+    from qc.models import ErrorType, Review
+
+    members = list(
+        Membership.objects.filter(project=project, role=ANNOTATOR)
+        .select_related("user")
+        .order_by("code", "user__username")
+    )
+    categories = list(Category.objects.filter(project=project).order_by("name").values_list("id", "name"))
+    progress: dict[tuple[int, int], dict[str, int]] = defaultdict(lambda: {"done": 0, "total": 0})
+    for row in (
+        Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR)
+        .exclude(status=Assignment.Status.CANCELLED)
+        .values("user_id", "concept__category_id")
+        .annotate(total=Count("id"), done=Count("id", filter=Q(status=Assignment.Status.DONE)))
+    ):
+        progress[(row["user_id"], row["concept__category_id"])] = {"done": row["done"], "total": row["total"]}
+    by_status = dict(
+        Item.objects.filter(project=project).values_list("status").annotate(n=Count("id")).order_by()
+    )
+    error_types = list(ErrorType.objects.filter(project=project).order_by("position", "code").values_list("id", "code", "label"))
+    error_counts: dict[tuple[int, int], int] = defaultdict(int)
+    for author_id, et_id, n in (
+        Review.objects.filter(item__project=project, error_types__isnull=False)
+        .values_list("item__author_id", "error_types")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
+        error_counts[(author_id, et_id)] = n
+    return {
+        "categories": [{"id": cid, "name": name} for cid, name in categories],
+        "error_types": [{"id": eid, "code": code, "label": label} for eid, code, label in error_types],
+        "status_counts": {status: by_status.get(status, 0) for status in Item.Status.values},
+        "annotators": [
+            {
+                "user_id": m.user_id,
+                "username": m.user.username,
+                "code": m.code,
+                "active": m.is_active,
+                "progress": [progress[(m.user_id, cid)] for cid, _ in categories],
+                "errors": [error_counts[(m.user_id, eid)] for eid, _, _ in error_types],
+            }
+            for m in members
+        ],
+    }

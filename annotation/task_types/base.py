@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class PayloadCheck:
+    """Result of validating an item payload.
+
+    `errors` block submission. `warnings` block it too unless the author writes a justification
+    (e.g. "the concept is not in the question" for an unusual inflection the matcher misses).
+    """
+
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    warnings: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.warnings
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    old: str
+    new: str
+
+
+class TaskType:
+    """Interface every task type implements. Subclasses are registered by `name`."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    # Templates (paths under templates/) for the authoring form and the read-only item view.
+    author_template: ClassVar[str]
+    display_template: ClassVar[str]
+    answer_template: ClassVar[str] = ""
+    # (code, label, description) seeded into a new project's QC taxonomy.
+    default_error_types: ClassVar[list[tuple[str, str, str]]] = []
+
+    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Shape raw input (form or API) into the canonical payload, without judging it."""
+        raise NotImplementedError
+
+    def check_payload(self, payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
+        raise NotImplementedError
+
+    def form_class(self) -> type:
+        raise NotImplementedError
+
+    def form_initial(self, payload: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
+        raise NotImplementedError
+
+    def summary(self, payload: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+
+_REGISTRY: dict[str, TaskType] = {}
+
+
+def register(cls: type[TaskType]) -> type[TaskType]:
+    _REGISTRY[cls.name] = cls()
+    return cls
+
+
+def get_task_type(name: str) -> TaskType:
+    _load_plugins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise LookupError(f"Unknown task type {name!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def task_type_choices() -> list[tuple[str, str]]:
+    _load_plugins()
+    return [(name, tt.label) for name, tt in sorted(_REGISTRY.items())]
+
+
+def _load_plugins() -> None:
+    # Imported lazily so plugins may import Django forms without an app-registry cycle.
+    from annotation.task_types import csqa  # noqa: F401

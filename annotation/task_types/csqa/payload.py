@@ -1,0 +1,67 @@
+"""The csqa payload and its checks, as pure functions.
+
+Canonical payload: {"question": str, "choices": [str x 5], "answer": "A".."E"}.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.task_types.base import FieldChange, PayloadCheck
+from annotation.task_types.csqa.morphology import fold, mentions_concept
+
+LABELS = ("A", "B", "C", "D", "E")
+
+
+def normalize(data: dict[str, Any]) -> dict[str, Any]:
+    """Accepts {"choices": [...]} or id-csqa's {"choices": {"label": [...], "text": [...]}}."""
+    choices = data.get("choices") or []
+    if isinstance(choices, dict):
+        by_label = dict(zip(choices.get("label") or [], choices.get("text") or [], strict=False))
+        choices = [by_label.get(label, "") for label in LABELS]
+    texts = [str(c if c is not None else "").strip() for c in list(choices)[: len(LABELS)]]
+    texts += [""] * (len(LABELS) - len(texts))
+    answer = str(data.get("answer") or "").strip().upper()
+    return {"question": str(data.get("question") or "").strip(), "choices": texts, "answer": answer}
+
+
+def check(payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
+    errors: dict[str, list[str]] = {}
+    question = payload.get("question", "")
+    choices = payload.get("choices", [])
+    if not question:
+        errors.setdefault("question", []).append("Write the question.")
+    seen: dict[str, str] = {}
+    for label, text in zip(LABELS, choices, strict=False):
+        field = f"choice_{label.lower()}"
+        if not text:
+            errors.setdefault(field, []).append(f"Option {label} is empty.")
+            continue
+        key = " ".join(fold(text).split())
+        if key in seen:
+            errors.setdefault(field, []).append(f"Option {label} repeats option {seen[key]}.")
+        else:
+            seen[key] = label
+    if payload.get("answer") not in LABELS:
+        errors.setdefault("answer", []).append("Mark one option as the correct answer.")
+    warnings: dict[str, list[str]] = {}
+    if question and concept and not mentions_concept(question, concept):
+        warnings["question"] = [
+            f"The question does not contain the concept “{concept}”. Use it, or explain why in the "
+            "justification to submit anyway."
+        ]
+    return PayloadCheck(errors=errors, warnings=warnings)
+
+
+def diff(old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
+    old = old or {"question": "", "choices": [""] * len(LABELS), "answer": ""}
+    changes = []
+    if old.get("question") != new.get("question"):
+        changes.append(FieldChange("Question", old.get("question", ""), new.get("question", "")))
+    old_choices = list(old.get("choices", [])) + [""] * len(LABELS)
+    for i, label in enumerate(LABELS):
+        if old_choices[i] != new["choices"][i]:
+            changes.append(FieldChange(f"Option {label}", old_choices[i], new["choices"][i]))
+    if old.get("answer") != new.get("answer"):
+        changes.append(FieldChange("Answer", old.get("answer", ""), new.get("answer", "")))
+    return changes

@@ -1,0 +1,10 @@
+"""Test settings: fast password hashing is NOT used, so the Argon2 test checks the real hasher."""
+
+from config.settings.base import *  # noqa: F403
+
+DEBUG = False
+ALLOWED_HOSTS = ["*"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -1,0 +1,68 @@
+from django.conf import settings
+from django.db import models
+
+
+class ErrorType(models.Model):
+    """A QC error category in a project's taxonomy (seeded from the task type's defaults)."""
+
+    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="error_types")
+    code = models.SlugField(max_length=60)
+    label = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["project", "position", "code"]
+        constraints = [models.UniqueConstraint(fields=["project", "code"], name="uniq_error_type")]
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Review(models.Model):
+    """A reviewer's decision on one submitted version. One decision per version, ever."""
+
+    class Decision(models.TextChoices):
+        APPROVE = "approve", "Approve"
+        REVISE = "revise", "Request revision"
+        REJECT = "reject", "Reject"
+
+    item = models.ForeignKey("annotation.Item", on_delete=models.CASCADE, related_name="reviews")
+    item_version = models.OneToOneField(
+        "annotation.ItemVersion", on_delete=models.PROTECT, related_name="review"
+    )
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reviews")
+    decision = models.CharField(max_length=20, choices=Decision.choices)
+    error_types = models.ManyToManyField(ErrorType, blank=True, related_name="reviews")
+    feedback = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["item_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.decision} on {self.item_version}"
+
+
+class GoldDecision(models.Model):
+    """The outcome of a gold policy for one item. Recomputed, never deleted: the latest row is current."""
+
+    class Outcome(models.TextChoices):
+        GOLD = "gold", "Gold"
+        EXCLUDED = "excluded", "Excluded"
+        PENDING = "pending", "Pending"
+
+    item = models.OneToOneField("annotation.Item", on_delete=models.CASCADE, related_name="gold_decision")
+    policy = models.CharField(max_length=60)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices)
+    reason = models.TextField(blank=True)
+    # What the policy computed (majority answer, flag counts, ...), for reports and exports.
+    details = models.JSONField(default=dict, blank=True)
+    judgment_ids = models.JSONField(default=list, blank=True)
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["item_id"]
+
+    def __str__(self) -> str:
+        return f"{self.outcome} for item {self.item_id}"

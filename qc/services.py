@@ -1,0 +1,163 @@
+"""Review decisions. Each locks the item, checks that the reviewed version is still the one waiting,
+and refuses anything else, so two reviewers deciding at once can't both win."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import Case, Q, Value, When
+
+from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
+from annotation.models import Item, Membership, Project
+from qc.models import ErrorType, Review
+
+REVIEWER_ROLES = (Membership.Role.REVIEWER, Membership.Role.ADMIN)
+
+
+def error_types_seed(*, project: Project, error_types: Sequence[tuple[str, str, str]]) -> int:
+    existing = set(ErrorType.objects.filter(project=project).values_list("code", flat=True))
+    rows = [
+        ErrorType(project=project, code=code, label=label, description=description, position=i)
+        for i, (code, label, description) in enumerate(error_types)
+        if code not in existing
+    ]
+    ErrorType.objects.bulk_create(rows)
+    return len(rows)
+
+
+def _active_reviewer_ids(project: Project):
+    return Membership.objects.filter(project=project, role__in=REVIEWER_ROLES, is_active=True).values("user_id")
+
+
+def reviewable_items(*, project: Project, reviewer: AbstractBaseUser):
+    """Submitted items this reviewer may take: unclaimed, theirs, or held by a reviewer who left."""
+    return Item.objects.filter(project=project, status=Item.Status.SUBMITTED).filter(
+        Q(reviewer__isnull=True) | Q(reviewer=reviewer) | ~Q(reviewer__in=_active_reviewer_ids(project))
+    )
+
+
+@transaction.atomic
+def review_claim_next(*, project: Project, reviewer: AbstractBaseUser) -> Item | None:
+    """Take the next item to review: resubmissions this reviewer sent back first, then the oldest.
+
+    Claiming sets `item.reviewer`, which hides the item from other reviewers' queues; SKIP LOCKED keeps
+    two reviewers asking at the same moment from taking the same one.
+    """
+    item = (
+        reviewable_items(project=project, reviewer=reviewer)
+        .exclude(author=reviewer)
+        .annotate(mine=Case(When(reviewer=reviewer, then=Value(0)), default=Value(1)))
+        .select_for_update(skip_locked=True, of=("self",))
+        .order_by("mine", "updated_at", "id")
+        .first()
+    )
+    if item is not None and item.reviewer_id != reviewer.pk:
+        item.reviewer = reviewer
+        item.save(update_fields=["reviewer"])
+    return item
+
+
+def _lock_for_decision(*, item_id: int, version_id: int, reviewer: AbstractBaseUser) -> Item:
+    item = Item.objects.select_for_update(of=("self",)).select_related("project", "current_version").get(pk=item_id)
+    is_reviewer = Membership.objects.filter(
+        project=item.project, user=reviewer, role__in=REVIEWER_ROLES, is_active=True
+    ).exists()
+    if not is_reviewer:
+        raise NotAllowed("Only the project's reviewers can decide on items.")
+    if item.author_id == reviewer.pk:
+        raise NotAllowed("You can't review your own item.")
+    if item.current_version_id != version_id:
+        raise Conflict("This item has changed since you opened it; reload to see the current version.")
+    if item.status != Item.Status.SUBMITTED:
+        if Review.objects.filter(item_version_id=version_id).exists():
+            raise Conflict("Another reviewer has already decided on this version.")
+        raise IllegalTransition(
+            f"Only submitted items can be reviewed; this one is {item.get_status_display().lower()}."
+        )
+    return item
+
+
+def _decide(
+    *,
+    item_id: int,
+    version_id: int,
+    reviewer: AbstractBaseUser,
+    decision: str,
+    new_status: str,
+    feedback: str = "",
+    error_type_codes: Sequence[str] = (),
+) -> Review:
+    item = _lock_for_decision(item_id=item_id, version_id=version_id, reviewer=reviewer)
+    error_types = list(ErrorType.objects.filter(project=item.project, code__in=list(error_type_codes)))
+    unknown = set(error_type_codes) - {e.code for e in error_types}
+    if unknown:
+        raise InvalidInput(
+            f"Unknown error type(s): {', '.join(sorted(unknown))}.", field_errors={"error_types": ["Unknown."]}
+        )
+    try:
+        with transaction.atomic():
+            review = Review.objects.create(
+                item=item, item_version_id=version_id, reviewer=reviewer, decision=decision, feedback=feedback
+            )
+    except IntegrityError:
+        # The one-review-per-version constraint: someone decided this version first.
+        raise Conflict("Another reviewer has already decided on this version.") from None
+    review.error_types.set(error_types)
+    item.status = new_status
+    item.reviewer = reviewer
+    item.status_reason = feedback if new_status == Item.Status.REJECTED else ""
+    item.save(update_fields=["status", "reviewer", "status_reason", "updated_at"])
+    return review
+
+
+@transaction.atomic
+def review_approve(*, item_id: int, version_id: int, reviewer: AbstractBaseUser, feedback: str = "") -> Review:
+    return _decide(
+        item_id=item_id,
+        version_id=version_id,
+        reviewer=reviewer,
+        decision=Review.Decision.APPROVE,
+        new_status=Item.Status.APPROVED,
+        feedback=feedback.strip(),
+    )
+
+
+@transaction.atomic
+def review_request_revision(
+    *, item_id: int, version_id: int, reviewer: AbstractBaseUser, feedback: str, error_type_codes: Sequence[str]
+) -> Review:
+    errors: dict[str, list[str]] = {}
+    if not feedback.strip():
+        errors["feedback"] = ["Tell the author what to change."]
+    if not error_type_codes:
+        errors["error_types"] = ["Choose at least one error type."]
+    if errors:
+        raise InvalidInput("A revision request needs feedback and at least one error type.", field_errors=errors)
+    return _decide(
+        item_id=item_id,
+        version_id=version_id,
+        reviewer=reviewer,
+        decision=Review.Decision.REVISE,
+        new_status=Item.Status.REVISION_REQUESTED,
+        feedback=feedback.strip(),
+        error_type_codes=error_type_codes,
+    )
+
+
+@transaction.atomic
+def review_reject(
+    *, item_id: int, version_id: int, reviewer: AbstractBaseUser, feedback: str, error_type_codes: Sequence[str] = ()
+) -> Review:
+    if not feedback.strip():
+        raise InvalidInput("Say why the item is rejected.", field_errors={"feedback": ["Required."]})
+    return _decide(
+        item_id=item_id,
+        version_id=version_id,
+        reviewer=reviewer,
+        decision=Review.Decision.REJECT,
+        new_status=Item.Status.REJECTED,
+        feedback=feedback.strip(),
+        error_type_codes=error_type_codes,
+    )

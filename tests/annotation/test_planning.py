@@ -1,0 +1,67 @@
+"""The balanced planner is a pure function: no database."""
+
+from collections import Counter
+
+import pytest
+
+from annotation.planning import PlanningError, Unit, loads_by_group, plan_balanced
+
+
+def _units(groups: int, per_group: int) -> list[Unit]:
+    return [Unit(id=g * 1000 + i, group=g) for g in range(groups) for i in range(per_group)]
+
+
+def test_every_unit_gets_k_distinct_workers_and_loads_are_within_one_per_group():
+    units = _units(groups=5, per_group=10)
+    slots = plan_balanced(units=units, workers=list(range(1, 7)), per_unit=2, seed=7)
+
+    per_unit = Counter(s.unit_id for s in slots)
+    assert set(per_unit.values()) == {2}
+    assert len(per_unit) == 50
+    assert all(len({s.worker_id for s in slots if s.unit_id == u.id}) == 2 for u in units)
+    loads = loads_by_group([(s.unit_id, s.worker_id) for s in slots], {u.id: u.group for u in units})
+    for group_loads in loads.values():
+        # 10 concepts x 2 authors / 6 annotators = 3.33: everyone has 3 or 4.
+        assert sorted(set(group_loads.values())) == [3, 4]
+        assert len(group_loads) == 6
+    totals = Counter(s.worker_id for s in slots)
+    assert max(totals.values()) - min(totals.values()) <= 1
+    assert sum(totals.values()) == 100
+
+
+def test_same_seed_same_plan_other_seed_other_plan():
+    units = _units(groups=2, per_group=7)
+    a = plan_balanced(units=units, workers=[1, 2, 3, 4], per_unit=2, seed=1)
+    b = plan_balanced(units=units, workers=[4, 3, 2, 1], per_unit=2, seed=1)
+    c = plan_balanced(units=units, workers=[1, 2, 3, 4], per_unit=2, seed=2)
+    assert a == b
+    assert a != c
+
+
+def test_held_work_counts_and_is_not_planned_again():
+    units = _units(groups=1, per_group=4)
+    held = {units[0].id: {1, 2}, units[1].id: {1}}
+    slots = plan_balanced(units=units, workers=[1, 2, 3], per_unit=2, seed=0, held=held)
+
+    assert [s for s in slots if s.unit_id == units[0].id] == []
+    assert [s.worker_id for s in slots if s.unit_id == units[1].id] != [1]
+    assert 1 not in {s.worker_id for s in slots if s.unit_id == units[1].id}
+    totals = Counter(s.worker_id for s in slots)
+    for unit_id, workers in held.items():
+        for w in workers:
+            totals[w] += 1
+    assert sorted(totals.values()) == [2, 3, 3]
+
+
+def test_excluded_worker_never_gets_the_unit():
+    units = _units(groups=1, per_group=30)
+    excluded = {u.id: {u.id % 6 + 1} for u in units}
+    slots = plan_balanced(units=units, workers=list(range(1, 7)), per_unit=5, seed=3, excluded=excluded)
+    assert all(s.worker_id not in excluded[s.unit_id] for s in slots)
+    assert Counter(s.unit_id for s in slots) == {u.id: 5 for u in units}
+    assert sorted(Counter(s.worker_id for s in slots).values()) == [25] * 6
+
+
+def test_not_enough_workers_is_refused():
+    with pytest.raises(PlanningError, match="needs 3 workers but only 2 are eligible"):
+        plan_balanced(units=_units(1, 1), workers=[1, 2], per_unit=3, seed=0)
