@@ -1,6 +1,9 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 urlpatterns = [
     path("django-admin/", admin.site.urls),
+    path("api/", include("config.api_urls")),
+    path("", include("qc.urls")),
+    path("", include("annotation.urls")),
 ]

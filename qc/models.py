@@ -45,7 +45,10 @@ class Review(models.Model):
 
 
 class GoldDecision(models.Model):
-    """The outcome of a gold policy for one item. Recomputed, never deleted: the latest row is current."""
+    """The outcome of a gold policy for one item, recomputed in place whenever its judgments change.
+
+    Items are never deleted: an excluded item keeps its row here with the reason.
+    """
 
     class Outcome(models.TextChoices):
         GOLD = "gold", "Gold"

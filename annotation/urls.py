@@ -1,0 +1,3 @@
+"""Browser pages of the annotation app."""
+
+urlpatterns: list = []

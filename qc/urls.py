@@ -1,0 +1,3 @@
+"""Browser pages of the QC app."""
+
+urlpatterns: list = []
