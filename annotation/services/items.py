@@ -49,31 +49,36 @@ def _write_version(
     return version
 
 
+def _ensure_item(*, assignment: Assignment, item: Item | None, user: AbstractBaseUser) -> Item:
+    if item is not None:
+        if item.status not in EDITABLE:
+            raise IllegalTransition(
+                f"This item is {item.get_status_display().lower()}; it can only be edited as a draft or when a "
+                "reviewer asks for a revision."
+            )
+        return item
+    item = Item.objects.create(
+        project=assignment.project,
+        task_type=assignment.project.task_type,
+        author=user,
+        concept=assignment.concept,
+        assignment=assignment,
+    )
+    if assignment.status == Assignment.Status.PENDING:
+        assignment.status = Assignment.Status.ACTIVE
+        assignment.started_at = timezone.now()
+        assignment.save(update_fields=["status", "started_at"])
+    return item
+
+
 @transaction.atomic
 def item_save_draft(
     *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = ""
 ) -> Item:
     """Save the author's work without judging it. Allowed while the item is a draft or sent back."""
     assignment, item = _lock_authoring(assignment_id, user)
-    tt = get_task_type(assignment.project.task_type)
-    payload = tt.normalize_payload(data)
-    if item is None:
-        item = Item.objects.create(
-            project=assignment.project,
-            task_type=assignment.project.task_type,
-            author=user,
-            concept=assignment.concept,
-            assignment=assignment,
-        )
-        if assignment.status == Assignment.Status.PENDING:
-            assignment.status = Assignment.Status.ACTIVE
-            assignment.started_at = timezone.now()
-            assignment.save(update_fields=["status", "started_at"])
-    elif item.status not in EDITABLE:
-        raise IllegalTransition(
-            f"This item is {item.get_status_display().lower()}; it can only be edited as a draft or when a "
-            "reviewer asks for a revision."
-        )
+    payload = get_task_type(assignment.project.task_type).normalize_payload(data)
+    item = _ensure_item(assignment=assignment, item=item, user=user)
     note = "draft" if item.status == Item.Status.DRAFT else "revision"
     _write_version(item=item, user=user, payload=payload, justification=justification.strip(), note=note)
     return item
@@ -96,14 +101,16 @@ def item_submit(
         errors = {**check.warnings, **check.errors} if not justification else dict(check.errors)
         raise InvalidInput("The item can't be submitted yet.", field_errors=errors)
     if not check.warnings:
-        justification = ""  # a justification is only kept when it overrides a warning
+        justification = ""  # kept only when it overrides a warning, so reviewers see it only then
 
-    item = item_save_draft(assignment_id=assignment_id, user=user, data=data, justification=justification)
-    item.refresh_from_db(fields=["status", "current_version"])
+    first_submission = item is None or item.status == Item.Status.DRAFT
+    item = _ensure_item(assignment=assignment, item=item, user=user)
+    note = "submitted" if first_submission else "revision"
+    version = _write_version(item=item, user=user, payload=payload, justification=justification, note=note)
     now = timezone.now()
-    version = item.current_version
     version.submitted_at = now
-    version.save(update_fields=["submitted_at"])
+    version.note = note
+    version.save(update_fields=["submitted_at", "note"])
     item.status = Item.Status.SUBMITTED
     item.save(update_fields=["status", "updated_at"])
     if assignment.status != Assignment.Status.DONE:
