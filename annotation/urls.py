@@ -1,3 +1,22 @@
 """Browser pages of the annotation app."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from annotation.views import accounts, authoring, concepts, items, members, projects
+
+urlpatterns = [
+    path("", accounts.home, name="home"),
+    path("accounts/login/", accounts.login, name="login"),
+    path("accounts/logout/", accounts.logout, name="logout"),
+    path("projects/new/", projects.project_create, name="project_create"),
+    path("p/<slug:slug>/", projects.project_detail, name="project_detail"),
+    path("p/<slug:slug>/settings/", projects.project_settings, name="project_settings"),
+    path("p/<slug:slug>/plan/", projects.plan_authoring, name="plan_authoring"),
+    path("p/<slug:slug>/members/", members.project_members, name="project_members"),
+    path("p/<slug:slug>/members/<int:membership_id>/profile/", members.member_profile, name="member_profile"),
+    path("p/<slug:slug>/concepts/", concepts.project_concepts, name="project_concepts"),
+    path("p/<slug:slug>/author/", authoring.author_queue, name="author_queue"),
+    path("p/<slug:slug>/author/<int:assignment_id>/", authoring.author_item, name="author_item"),
+    path("p/<slug:slug>/items/", items.item_list, name="item_list"),
+    path("p/<slug:slug>/items/<int:item_id>/", items.item_detail, name="item_detail"),
+]

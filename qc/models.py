@@ -69,3 +69,41 @@ class GoldDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.outcome} for item {self.item_id}"
+
+
+class ExportRun(models.Model):
+    """One gold-set export, run by a Celery worker; the page polls it for progress."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    class Format(models.TextChoices):
+        JSONL = "jsonl", "JSON Lines"
+        CSV = "csv", "CSV"
+        PARQUET = "parquet", "Parquet"
+
+    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="export_runs")
+    format = models.CharField(max_length=10, choices=Format.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    # Items written so far, and the number expected (counted when the run starts).
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(null=True, blank=True)
+    # Directory holding the files, relative to MEDIA_ROOT; `files` maps split -> file name.
+    path = models.CharField(max_length=500, blank=True)
+    files = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.format} export of {self.project_id} ({self.status})"

@@ -21,6 +21,15 @@ class PayloadCheck:
 
 
 @dataclass(frozen=True)
+class JudgmentInput:
+    """A validated judgment (cross-answer, label, rating): what a Judgment row stores."""
+
+    value: dict[str, Any]
+    flags: dict[str, Any]
+    comment: str
+
+
+@dataclass(frozen=True)
 class FieldChange:
     field: str
     old: str
@@ -59,6 +68,10 @@ class TaskType:
         raise NotImplementedError
 
     def summary(self, payload: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
+        """Validate a judgment of an item (form or API input); raise InvalidInput when it is not valid."""
         raise NotImplementedError
 
 

@@ -97,6 +97,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# The lockout (429) page in the site's layout, with a clear message, instead of axes' plain text.
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -108,7 +110,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# Only when present: a checkout without project static files must still pass `check --deploy`.
+STATICFILES_DIRS = [d for d in [BASE_DIR / "static"] if d.is_dir()]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 MEDIA_ROOT = Path(os.environ.get("GOTONG_MEDIA_ROOT", BASE_DIR / "media"))
 
@@ -128,6 +131,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Culturally grounded NLP dataset collection: projects, authoring, QC, agreement.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Items and assignments both have a `status`; name their enums instead of letting them collide.
+    "ENUM_NAME_OVERRIDES": {
+        "ItemStatusEnum": "annotation.models.items.Item.Status",
+        "AssignmentStatusEnum": "annotation.models.assignments.Assignment.Status",
+    },
 }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -8,3 +8,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# Serve static files from the apps' folders, without a collectstatic run (and without its warning).
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

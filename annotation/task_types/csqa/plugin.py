@@ -1,7 +1,8 @@
 from typing import Any
 
-from annotation.task_types.base import FieldChange, PayloadCheck, TaskType, register
+from annotation.task_types.base import FieldChange, JudgmentInput, PayloadCheck, TaskType, register
 from annotation.task_types.csqa import payload as csqa_payload
+from annotation.task_types.csqa.answers import normalize_answer
 from annotation.task_types.csqa.forms import CsqaAuthorForm
 from annotation.task_types.csqa.payload import LABELS
 
@@ -60,3 +61,6 @@ class CsqaTaskType(TaskType):
 
     def summary(self, payload: dict[str, Any]) -> str:
         return payload.get("question", "")
+
+    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
+        return normalize_answer(data)

@@ -1,0 +1,3 @@
+"""REST endpoints for cross-answering, reports, imports and exports (issue 3)."""
+
+urlpatterns: list = []

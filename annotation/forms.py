@@ -1,0 +1,135 @@
+"""Forms of the annotation pages. They shape input only; every rule about the data lives in a service."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import password_validation
+
+from annotation.errors import DomainError
+from annotation.models import Membership, ProjectLanguage
+from annotation.task_types import task_type_choices
+
+_TEXT = {"dir": "auto", "autocomplete": "off"}
+DIRECTIONS = tuple(ProjectLanguage.Direction.values)
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+def apply_domain_error(form: forms.Form, exc: DomainError) -> None:
+    """Put a service's field errors next to their fields; errors for unknown fields go on top."""
+    for field, errors in exc.field_errors.items():
+        for error in errors:
+            form.add_error(field if field in form.fields else None, error)
+
+
+def parse_languages(text: str) -> list[dict[str, str]]:
+    """One language per line: "code name [ltr|rtl]", e.g. "su Basa Sunda ltr" or "ar Arabic rtl"."""
+    languages, errors = [], []
+    for number, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        code, rest = parts[0], parts[1:]
+        direction = ProjectLanguage.Direction.LTR
+        if rest and rest[-1].lower() in DIRECTIONS:
+            direction = rest.pop().lower()
+        languages.append({"code": code, "name": " ".join(rest) or code, "direction": direction})
+    codes = [lang["code"] for lang in languages]
+    for code in sorted({c for c in codes if codes.count(c) > 1}):
+        errors.append(f"The code “{code}” appears more than once.")
+    if not languages:
+        errors.append("Add at least one language, e.g. “id Indonesian ltr”.")
+    if errors:
+        raise forms.ValidationError(errors)
+    return languages
+
+
+def format_languages(languages) -> str:
+    return "\n".join(f"{lang.code} {lang.name} {lang.direction}" for lang in languages)
+
+
+class ProjectSettingsForm(forms.Form):
+    name = forms.CharField(max_length=200, widget=forms.TextInput(attrs=_TEXT))
+    languages = forms.CharField(
+        widget=forms.Textarea(attrs={**_TEXT, "rows": 3}),
+        help_text="One per line: code, name, direction (ltr or rtl). The first one sets the page direction.",
+    )
+    guidelines = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={**_TEXT, "rows": 10}), help_text="Markdown."
+    )
+    authors_per_concept = forms.IntegerField(min_value=1, max_value=50, initial=2, label="Authors per concept (k)")
+    answerers_per_item = forms.IntegerField(min_value=1, max_value=50, initial=5, label="Answerers per item (m)")
+    ambiguity_threshold = forms.IntegerField(
+        min_value=0,
+        max_value=50,
+        initial=3,
+        help_text="An item flagged ambiguous by more answerers than this is excluded.",
+    )
+    plan_seed = forms.IntegerField(min_value=0, initial=0, help_text="Same seed, same plan.")
+
+    def clean_languages(self) -> list[dict[str, str]]:
+        return parse_languages(self.cleaned_data["languages"])
+
+
+class ProjectCreateForm(ProjectSettingsForm):
+    slug = forms.SlugField(
+        max_length=80, required=False, help_text="Address of the project (/p/<slug>/). Made from the name if empty."
+    )
+    task_type = forms.ChoiceField(choices=())
+
+    field_order = ["name", "slug", "languages", "task_type"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["task_type"].choices = task_type_choices()
+
+
+class MemberAddForm(forms.Form):
+    username = forms.CharField(max_length=150, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.ANNOTATOR)
+    code = forms.CharField(max_length=40, required=False, help_text="Public code in reports, e.g. W1.")
+    password = forms.CharField(
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text="Only for a new account: leave empty to add an existing user.",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        password = cleaned.get("password")
+        if password:
+            try:
+                password_validation.validate_password(password)
+            except forms.ValidationError as exc:
+                self.add_error("password", exc)
+        return cleaned
+
+
+class MemberRoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)
+
+
+class ProfileForm(forms.Form):
+    native_languages = forms.CharField(
+        max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT), help_text="Comma-separated codes."
+    )
+    region = forms.CharField(
+        max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT), label="Region / domicile"
+    )
+    country = forms.CharField(max_length=100, required=False, widget=forms.TextInput(attrs=_TEXT))
+    ethnicity = forms.CharField(max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT))
+    years_in_region = forms.IntegerField(min_value=0, max_value=150, required=False, label="Years lived there")
+    education = forms.CharField(max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT))
+
+
+class ConceptImportForm(forms.Form):
+    file = forms.FileField(help_text="CSV with columns category, concept (and concept_<lang>), or JSON Lines.")
+    format = forms.ChoiceField(
+        choices=[("", "Detect from the file name"), ("csv", "CSV"), ("jsonl", "JSON Lines")], required=False
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        return upload

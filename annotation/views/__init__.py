@@ -1,0 +1,1 @@
+"""Browser pages of the annotation app, split by area. Views stay short: selector, form, one service, render."""

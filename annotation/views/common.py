@@ -1,0 +1,81 @@
+"""Helpers shared by the page views of annotation and qc."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest
+
+from annotation.errors import DomainError
+from annotation.models import Item, ItemVersion, Membership, Project
+from annotation.selectors import ADMIN, ANNOTATOR, REVIEWER
+from annotation.task_types import get_task_type
+from annotation.task_types.base import FieldChange, TaskType
+
+ANY_ROLE = (ADMIN, REVIEWER, ANNOTATOR)
+ADMIN_ONLY = (ADMIN,)
+REVIEW_ROLES = (ADMIN, REVIEWER)
+AUTHOR_ROLES = (ANNOTATOR,)
+
+
+def page_dir(project: Project) -> str:
+    """The page's base direction follows the project's first language (Arabic -> rtl)."""
+    return project.languages.order_by("position", "code").values_list("direction", flat=True).first() or "ltr"
+
+
+def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:
+    project = membership.project
+    return {
+        "membership": membership,
+        "project": project,
+        "role": membership.role,
+        "is_admin": membership.role == ADMIN,
+        "is_reviewer": membership.role in REVIEW_ROLES,
+        "is_annotator": membership.role == ANNOTATOR,
+        "page_dir": page_dir(project),
+        "task_type": get_task_type(project.task_type),
+        **extra,
+    }
+
+
+def show_domain_error(request: HttpRequest, exc: DomainError) -> int:
+    """Show a refused action as a message; returns the HTTP status the page should answer with."""
+    messages.error(request, exc.message)
+    return exc.http_status
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    version: ItemVersion
+    changes: list[FieldChange]
+    review: Any  # qc.Review, reached through the reverse relation so annotation never imports qc
+
+
+def item_history(*, item: Item, task_type: TaskType) -> list[HistoryRow]:
+    """Every version with its diff against the previous one, and the review of that version (if any).
+
+    Three queries whatever the history's length: versions, reviews, their error types.
+    """
+    versions = list(item.versions.select_related("created_by").order_by("number"))
+    reviews = {
+        review.item_version_id: review
+        for review in item.reviews.select_related("reviewer").prefetch_related("error_types")
+    }
+    rows, previous = [], None
+    for version in versions:
+        changes = task_type.diff(previous.payload if previous else None, version.payload)
+        rows.append(HistoryRow(version=version, changes=changes, review=reviews.get(version.pk)))
+        previous = version
+    return rows
+
+
+def previous_submitted_diff(
+    *, rows: list[HistoryRow], task_type: TaskType
+) -> tuple[ItemVersion | None, list[FieldChange]]:
+    """The last submitted version before the current one, and what changed since (for reviewers)."""
+    earlier = [r.version for r in rows[:-1] if r.version.submitted_at is not None]
+    if not earlier:
+        return None, []
+    return earlier[-1], task_type.diff(earlier[-1].payload, rows[-1].version.payload)

@@ -1,0 +1,121 @@
+"""Project creation, overview, settings and authoring planning."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from annotation.errors import DomainError, InvalidInput
+from annotation.forms import ProjectCreateForm, ProjectSettingsForm, apply_domain_error, format_languages
+from annotation.models import Assignment, Item, Membership
+from annotation.selectors import (
+    author_progress,
+    categories_with_counts,
+    items_needing_revision,
+    items_visible_to,
+    membership_for,
+)
+from annotation.services.assignments import assignment_plan_authoring
+from annotation.services.projects import project_create as project_create_service
+from annotation.services.projects import project_update
+from annotation.views.common import ADMIN_ONLY, ANY_ROLE, project_context, show_domain_error
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def project_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_staff:
+        raise Http404("No such page.")
+    form = ProjectCreateForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            project = project_create_service(creator=request.user, **form.cleaned_data)
+        except InvalidInput as exc:
+            apply_domain_error(form, exc)
+            status = show_domain_error(request, exc)
+        else:
+            messages.success(request, f"Project “{project.name}” created. Next: add members and concepts.")
+            return redirect("project_detail", slug=project.slug)
+    elif request.method == "POST":
+        status = 400
+    return render(request, "annotation/project_create.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=ANY_ROLE)
+    project = membership.project
+    context = project_context(membership)
+    status_counts = dict(
+        items_visible_to(membership=membership).values_list("status").annotate(n=Count("id")).order_by()
+    )
+    context["status_counts"] = [(value, label, status_counts.get(value, 0)) for value, label in Item.Status.choices]
+    if membership.role == Membership.Role.ANNOTATOR:
+        context["progress"] = author_progress(project=project, user=request.user)
+        context["revisions"] = list(
+            items_needing_revision(project=project, user=request.user).select_related("current_version")[:50]
+        )
+    if membership.role == Membership.Role.ADMIN:
+        context["categories"] = list(categories_with_counts(project=project))
+        context["role_counts"] = dict(
+            project.memberships.filter(is_active=True).values_list("role").annotate(n=Count("id")).order_by()
+        )
+        context["assignment_counts"] = dict(
+            Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR)
+            .values_list("status")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+    return render(request, "annotation/project_detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    project = membership.project
+    initial = {
+        "name": project.name,
+        "languages": format_languages(project.languages.order_by("position", "code")),
+        "guidelines": project.guidelines,
+        "authors_per_concept": project.authors_per_concept,
+        "answerers_per_item": project.answerers_per_item,
+        "ambiguity_threshold": project.ambiguity_threshold,
+        "plan_seed": project.plan_seed,
+    }
+    form = ProjectSettingsForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            project_update(project=project, **form.cleaned_data)
+        except InvalidInput as exc:
+            apply_domain_error(form, exc)
+            status = show_domain_error(request, exc)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("project_settings", slug=project.slug)
+    elif request.method == "POST":
+        status = 400
+    return render(request, "annotation/project_settings.html", project_context(membership, form=form), status=status)
+
+
+@login_required
+@require_POST
+def plan_authoring(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    try:
+        summary = assignment_plan_authoring(project=membership.project)
+    except DomainError as exc:
+        show_domain_error(request, exc)
+    else:
+        messages.success(
+            request,
+            f"Authoring planned: {summary.units} concepts for {summary.workers} annotators; "
+            f"{summary.created} assignments created, {summary.kept} kept, {summary.removed} removed, "
+            f"{summary.reactivated} re-activated.",
+        )
+    return redirect("project_detail", slug=slug)

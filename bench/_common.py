@@ -1,0 +1,150 @@
+"""Shared helpers for the benchmarks in bench/: PostgreSQL-only Django set-up, fast filling, timing.
+
+Each benchmark is a plain script run with the project's virtualenv; it prints progress on stderr and
+one JSON object as the last line of stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# One object representing "no password": bench users log in with force_login. Hashing a real password
+# per user with Argon2 would take minutes for 1,000 users and measure nothing we care about.
+UNUSABLE_PASSWORD = "!bench-user-without-password"
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def emit(result: dict[str, Any]) -> None:
+    """The final stdout line, read by scripts."""
+    print(json.dumps(result, sort_keys=True), flush=True)
+
+
+def database_url_or_exit() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://", "pgsql://")):
+        shown = url or "unset (SQLite)"
+        sys.exit(
+            f"This benchmark needs PostgreSQL: row locks, SKIP LOCKED and COPY are what it measures.\n"
+            f"DATABASE_URL is {shown}. Run it as e.g.\n"
+            f"  DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench .venv/bin/python {sys.argv[0]}"
+        )
+    return url
+
+
+def recreate_database(url: str) -> None:
+    """Drop and create the database named in `url`; refused unless its name says it is a bench database."""
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if "bench" not in name:
+        sys.exit(f"--recreate-db refuses to drop {name!r}: only databases whose name contains 'bench'.")
+    admin_url = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    log(f"recreated database {name}")
+
+
+def setup_django() -> None:
+    """Configure Django for a benchmark: test settings (DEBUG off, any host), persistent connections."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    # Each client thread keeps its connection, as a web worker would.
+    os.environ.setdefault("DB_CONN_MAX_AGE", "3600")
+    os.environ.setdefault("REDIS_URL", "")
+    import django
+
+    django.setup()
+
+
+def migrate() -> None:
+    from django.core.management import call_command
+
+    started = time.perf_counter()
+    call_command("migrate", interactive=False, verbosity=0)
+    log(f"database migrated ({time.perf_counter() - started:.1f} s)")
+
+
+def copy_rows(model: Any, fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    """Insert rows with PostgreSQL COPY (far faster than INSERT for 10^5 rows). Returns the count."""
+    from django.db import connection
+
+    columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
+    table = connection.ops.quote_name(model._meta.db_table)
+    count = 0
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+            count += 1
+    return count
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Nearest-rank percentile of already sorted values."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, math.ceil(q / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+class QueryCounter:
+    """Counts the SQL statements the current thread's connection runs while installed."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+@contextmanager
+def count_queries() -> Iterator[QueryCounter]:
+    from django.db import connection
+
+    counter = QueryCounter()
+    with connection.execute_wrapper(counter):
+        yield counter
+
+
+def run_threads(targets: Sequence[Any]) -> None:
+    """Start one thread per callable, all released together; re-raise the first failure."""
+    from django.db import connection
+
+    barrier = threading.Barrier(len(targets))
+    errors: list[BaseException] = []
+
+    def work(target) -> None:
+        try:
+            connection.ensure_connection()
+            barrier.wait(timeout=120)
+            target()
+        except BaseException as exc:  # noqa: BLE001 - reported below, after every thread stopped
+            errors.append(exc)
+            barrier.abort()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=(t,), name=f"client-{i}") for i, t in enumerate(targets)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]

@@ -1,0 +1,125 @@
+"""QC pages: the review queue, the review page and the admin dashboard."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from annotation.errors import DomainError, InvalidInput
+from annotation.forms import apply_domain_error
+from annotation.models import Item
+from annotation.selectors import dashboard_stats, item_for_member, membership_for
+from annotation.views.common import REVIEW_ROLES, item_history, previous_submitted_diff, project_context
+from qc.forms import ReviewForm
+from qc.services import (
+    review_approve,
+    review_claim_next,
+    review_reject,
+    review_request_revision,
+    reviewable_items,
+)
+
+QUEUE_LIMIT = 100
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def review_queue(request: HttpRequest, slug: str) -> HttpResponse:
+    """GET lists what is waiting; POST ("Review next") claims the next item and opens it."""
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    project = membership.project
+    if request.method == "POST":
+        item = review_claim_next(project=project, reviewer=request.user)
+        if item is not None:
+            return redirect("review_item", slug=slug, item_id=item.pk)
+        messages.info(request, "Nothing is waiting for review.")
+        return redirect("review_queue", slug=slug)
+    waiting = (
+        reviewable_items(project=project, reviewer=request.user)
+        .exclude(author=request.user)
+        .select_related("concept__category", "author", "current_version", "reviewer")
+        .order_by("updated_at", "id")
+    )
+    items = list(waiting[:QUEUE_LIMIT])
+    context = project_context(membership, total=waiting.count() if len(items) == QUEUE_LIMIT else len(items))
+    summary = context["task_type"].summary
+    context["rows"] = [(item, summary(item.current_version.payload) if item.current_version else "") for item in items]
+    return render(request, "qc/review_queue.html", context)
+
+
+def _decide(*, item: Item, reviewer, data: dict) -> None:
+    common = {"item_id": item.pk, "version_id": data["version_id"], "reviewer": reviewer, "feedback": data["feedback"]}
+    if data["decision"] == "approve":
+        review_approve(**common)
+    elif data["decision"] == "revise":
+        review_request_revision(**common, error_type_codes=data["error_types"])
+    else:
+        review_reject(**common, error_type_codes=data["error_types"])
+
+
+DONE_MESSAGES = {
+    "approve": "Approved.",
+    "revise": "Sent back to the author with your feedback.",
+    "reject": "Rejected.",
+}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def review_item(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    item = item_for_member(membership=membership, item_id=item_id)
+    form = ReviewForm(request.POST or None, project=membership.project, initial={"version_id": item.current_version_id})
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            _decide(item=item, reviewer=request.user, data=form.cleaned_data)
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            status = exc.http_status
+            if isinstance(exc, InvalidInput):
+                apply_domain_error(form, exc)
+            else:
+                # The item moved on (new version, someone else decided): show it as it is now, and keep
+                # what the reviewer wrote so nothing is lost.
+                item = item_for_member(membership=membership, item_id=item_id)
+                form = ReviewForm(
+                    project=membership.project,
+                    initial={**form.cleaned_data, "version_id": item.current_version_id},
+                )
+        else:
+            messages.success(request, DONE_MESSAGES[form.cleaned_data["decision"]])
+            return redirect("review_queue", slug=slug)
+    elif request.method == "POST":
+        status = 400
+    context = project_context(membership, item=item, form=form)
+    history = item_history(item=item, task_type=context["task_type"])
+    previous, changes = previous_submitted_diff(rows=history, task_type=context["task_type"])
+    context.update(
+        history=history,
+        previous=previous,
+        changes=changes,
+        reviewable=item.status == Item.Status.SUBMITTED and item.author_id != request.user.pk,
+    )
+    return render(request, "qc/review_item.html", context, status=status)
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    stats = dashboard_stats(project=membership.project)
+    codes = [e["code"] for e in stats["error_types"]]
+    context = project_context(
+        membership,
+        stats=stats,
+        statuses=[(value, label, stats["status_counts"][value]) for value, label in Item.Status.choices],
+        rows=[
+            (a, list(zip(stats["categories"], a["progress"], strict=True)), list(zip(codes, a["errors"], strict=True)))
+            for a in stats["annotators"]
+        ],
+    )
+    return render(request, "qc/project_dashboard.html", context)

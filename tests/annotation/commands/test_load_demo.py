@@ -1,0 +1,172 @@
+from collections import Counter
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from annotation.models import AnnotatorProfile, Assignment, Category, Concept, Membership, Project, ProjectLanguage
+from qc.models import ErrorType
+
+User = get_user_model()
+
+ANNOTATORS = ["w1", "w2", "w3", "w4", "w5", "w6"]
+
+
+def run_demo() -> str:
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def snapshot() -> dict:
+    return {
+        "projects": list(Project.objects.values_list("slug", "name", "authors_per_concept", "answerers_per_item")),
+        "users": list(User.objects.order_by("username").values_list("username", "password", "is_staff")),
+        "memberships": list(Membership.objects.order_by("id").values_list("user__username", "role", "code")),
+        "categories": list(Category.objects.order_by("id").values_list("name", "translations")),
+        "concepts": list(Concept.objects.order_by("id").values_list("name", "translations")),
+        "assignments": list(
+            Assignment.objects.order_by("id").values_list("id", "user__username", "concept__name", "position", "status")
+        ),
+        "error_types": ErrorType.objects.count(),
+    }
+
+
+@pytest.mark.django_db
+def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
+    output = run_demo()
+
+    project = Project.objects.get()
+    assert (project.slug, project.name, project.task_type) == (
+        "demo-csqa",
+        "Gotong demo: Indonesian commonsense QA",
+        "csqa",
+    )
+    assert (project.authors_per_concept, project.answerers_per_item, project.ambiguity_threshold) == (2, 5, 3)
+    assert project.guidelines.startswith("# Writing commonsense questions\n")
+    assert list(ProjectLanguage.objects.values_list("code", "name", "direction")) == [
+        ("id", "Indonesian", "ltr"),
+        ("su", "Sundanese", "ltr"),
+    ]
+    assert ErrorType.objects.filter(project=project).count() == 11
+
+    assert User.objects.count() == 8
+    assert list(User.objects.filter(is_staff=True).values_list("username", flat=True)) == ["admin"]
+    assert list(
+        Membership.objects.order_by("user__username").values_list("user__username", "role", "code", "is_active")
+    ) == [
+        ("admin", "admin", "", True),
+        ("reviewer", "reviewer", "", True),
+        ("w1", "annotator", "W1", True),
+        ("w2", "annotator", "W2", True),
+        ("w3", "annotator", "W3", True),
+        ("w4", "annotator", "W4", True),
+        ("w5", "annotator", "W5", True),
+        ("w6", "annotator", "W6", True),
+    ]
+    assert list(
+        AnnotatorProfile.objects.filter(user__username__in=ANNOTATORS)
+        .order_by("user__username")
+        .values_list("region", "native_languages", "ethnicity", "years_in_region", "country")
+    ) == [
+        ("West Java", "su,id", "Sundanese", 23, "Indonesia"),
+        ("Central Java", "jv,id", "Javanese", 25, "Indonesia"),
+        ("East Java", "jv,id", "Javanese", 21, "Indonesia"),
+        ("Greater Jakarta", "id", "Betawi", 26, "Indonesia"),
+        ("Greater Jakarta", "id,min", "Minangkabau", 12, "Indonesia"),
+        ("Bali", "ban,id", "Balinese", 24, "Indonesia"),
+    ]
+
+    assert list(Category.objects.order_by("name").values_list("name", "translations")) == [
+        ("activity", {"id": "aktivitas", "su": "kagiatan"}),
+        ("culinary", {"id": "kuliner", "su": "kuliner"}),
+        ("culture", {"id": "budaya", "su": "budaya"}),
+        ("history", {"id": "sejarah", "su": "sajarah"}),
+        ("place", {"id": "tempat", "su": "tempat"}),
+    ]
+    assert Concept.objects.count() == 50
+    assert dict(Counter(Concept.objects.values_list("category__name", flat=True))) == {
+        "activity": 10,
+        "culinary": 10,
+        "culture": 10,
+        "history": 10,
+        "place": 10,
+    }
+    assert Concept.objects.exclude(translations={}).count() == 9
+    assert Concept.objects.get(name="ketupat").translations == {"su": "kupat"}
+
+    author = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR)
+    assert author.count() == 100
+    assert Assignment.objects.count() == 100
+    assert set(author.values_list("status", flat=True)) == {"pending"}
+    # k = 2: every concept has exactly two distinct authors.
+    assert set(Counter(author.values_list("concept_id", flat=True)).values()) == {2}
+    assert author.values("concept_id", "user_id").distinct().count() == 100
+    # 100 slots over 6 annotators: four get 17 and two get 16 (the planner's seed decides who).
+    per_user = Counter(author.values_list("user__username", flat=True))
+    assert dict(sorted(per_user.items())) == {"w1": 17, "w2": 16, "w3": 17, "w4": 17, "w5": 17, "w6": 16}
+    # 20 slots per category over 6 annotators: two get 4, four get 3.
+    per_cell = Counter(author.values_list("concept__category__name", "user__username"))
+    assert {cat: [per_cell[(cat, u)] for u in ANNOTATORS] for cat in sorted({c for c, _ in per_cell})} == {
+        "activity": [4, 3, 3, 3, 4, 3],
+        "culinary": [3, 3, 4, 4, 3, 3],
+        "culture": [3, 4, 3, 3, 3, 4],
+        "history": [3, 3, 4, 4, 3, 3],
+        "place": [4, 3, 3, 3, 4, 3],
+    }
+
+    assert "Demo loaded." in output
+    assert "all with the password: gotong-demo" in output
+    for line in [
+        "  admin      admin          platform and project admin",
+        "  reviewer   reviewer       QC reviewer",
+        "  w1         annotator W1   West Java (Sundanese)",
+        "  w6         annotator W6   Bali (Balinese)",
+    ]:
+        assert line in output
+
+
+@pytest.mark.django_db
+def test_demo_users_log_in_with_the_demo_password():
+    run_demo()
+
+    for username in ["admin", "reviewer", *ANNOTATORS]:
+        assert User.objects.get(username=username).check_password("gotong-demo") is True
+
+
+@pytest.mark.django_db
+def test_load_demo_twice_changes_nothing_and_still_prints_the_accounts():
+    run_demo()
+    before = snapshot()
+
+    output = run_demo()
+
+    assert snapshot() == before
+    assert len(before["assignments"]) == 100
+    assert len(before["concepts"]) == 50
+    assert len(before["users"]) == 8
+    assert "The demo was already loaded; nothing changed." in output
+    assert "all with the password: gotong-demo" in output
+    assert "  w3         annotator W3   East Java (Javanese)" in output
+
+
+@pytest.mark.django_db
+def test_demo_password_can_be_overridden(monkeypatch):
+    monkeypatch.setenv("GOTONG_DEMO_PASSWORD", "another-demo-secret")
+
+    output = run_demo()
+
+    assert User.objects.get(username="w2").check_password("another-demo-secret") is True
+    assert User.objects.get(username="w2").check_password("gotong-demo") is False
+    assert "all with the password: another-demo-secret" in output
+
+
+@pytest.mark.django_db
+def test_load_demo_refuses_production_settings_and_creates_nothing(settings):
+    settings.SETTINGS_MODULE = "config.settings.production"
+
+    with pytest.raises(CommandError, match="refusing with production settings"):
+        run_demo()
+
+    assert (User.objects.count(), Project.objects.count(), Concept.objects.count()) == (0, 0, 0)
