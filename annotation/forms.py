@@ -24,7 +24,7 @@ def apply_domain_error(form: forms.Form, exc: DomainError) -> None:
 def parse_languages(text: str) -> list[dict[str, str]]:
     """One language per line: "code name [ltr|rtl]", e.g. "su Basa Sunda ltr" or "ar Arabic rtl"."""
     languages, errors = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for line in text.splitlines():
         parts = line.split()
         if not parts:
             continue

@@ -103,24 +103,14 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[rank - 1]
 
 
-class QueryCounter:
-    """Counts the SQL statements the current thread's connection runs while installed."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, execute, sql, params, many, context):
-        self.count += 1
-        return execute(sql, params, many, context)
-
-
 @contextmanager
-def count_queries() -> Iterator[QueryCounter]:
+def count_queries() -> Iterator[Any]:
+    """Captures the current thread's queries, BEGIN/COMMIT included, as `django_assert_num_queries` does."""
     from django.db import connection
+    from django.test.utils import CaptureQueriesContext
 
-    counter = QueryCounter()
-    with connection.execute_wrapper(counter):
-        yield counter
+    with CaptureQueriesContext(connection) as captured:
+        yield captured
 
 
 def run_threads(targets: Sequence[Any]) -> None:

@@ -105,16 +105,31 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
         )
         copy_rows(
             user_model,
-            ["password", "is_superuser", "username", "first_name", "last_name", "email", "is_staff", "is_active", "date_joined"],
+            [
+                "password",
+                "is_superuser",
+                "username",
+                "first_name",
+                "last_name",
+                "email",
+                "is_staff",
+                "is_active",
+                "date_joined",
+            ],
             ((UNUSABLE_PASSWORD, False, f"{slug}-a{i:06d}", "", "", "", False, True, now) for i in range(annotators)),
         )
         annotator_ids = list(
-            user_model.objects.filter(username__startswith=f"{slug}-a0").order_by("username").values_list("id", flat=True)
+            user_model.objects.filter(username__startswith=f"{slug}-a0")
+            .order_by("username")
+            .values_list("id", flat=True)
         )
         copy_rows(
             Membership,
             ["project", "user", "role", "is_active", "code", "joined_at"],
-            ((project.pk, uid, Membership.Role.ANNOTATOR, True, f"W{i + 1}", now) for i, uid in enumerate(annotator_ids)),
+            (
+                (project.pk, uid, Membership.Role.ANNOTATOR, True, f"W{i + 1}", now)
+                for i, uid in enumerate(annotator_ids)
+            ),
         )
         copy_rows(
             AnnotatorProfile,
@@ -129,7 +144,9 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
             ((project.pk, categories[i // per_category].pk, f"konsep{i:06d}", "{}") for i in range(concepts)),
         )
     seconds = time.perf_counter() - started
-    log(f"filled {slug}: {annotators} annotators, {concepts} concepts in {len(categories)} categories ({seconds:.1f} s)")
+    log(
+        f"filled {slug}: {annotators} annotators, {concepts} concepts in {len(categories)} categories ({seconds:.1f} s)"
+    )
     return Filled(project=project, annotator_ids=annotator_ids, seconds=seconds)
 
 
@@ -216,14 +233,11 @@ class Driver:
 
     def _timed(self, endpoint: str, out: list[Sample], call):
         waited = time.perf_counter()
-        with self.slots:
-            with count_queries() as counter:
-                started = time.perf_counter()
-                result = call()
-                finished = time.perf_counter()
-        out.append(
-            Sample(endpoint, (finished - started) * 1000, (finished - waited) * 1000, counter.count)
-        )
+        with self.slots, count_queries() as captured:
+            started = time.perf_counter()
+            result = call()
+            finished = time.perf_counter()
+        out.append(Sample(endpoint, (finished - started) * 1000, (finished - waited) * 1000, len(captured)))
         return result
 
     def _progress(self, n: int) -> None:
@@ -251,8 +265,10 @@ class Driver:
                     break
                 if response.status_code != 200:
                     raise RuntimeError(f"next answered {response.status_code}: {response.content[:500]!r}")
-                assignment_id = response.json()["id"]
-                body = {"payload": payload(self.concepts[assignment_id]), "justification": ""}
+                claimed = response.json()
+                assignment_id = claimed["id"]
+                concept = (claimed.get("concept") or {}).get("name") or self.concepts[assignment_id]
+                body = {"payload": payload(concept), "justification": ""}
                 submit_url = f"/api/projects/{slug}/assignments/{assignment_id}/submit/"
                 response = self._timed(
                     "submit", out, lambda url=submit_url, b=body: client.post(url, b, content_type="application/json")

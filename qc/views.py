@@ -12,7 +12,7 @@ from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
 from annotation.models import Item
 from annotation.selectors import dashboard_stats, item_for_member, membership_for
-from annotation.views.common import REVIEW_ROLES, item_history, previous_submitted_diff, project_context
+from annotation.views.common import REVIEW_ROLES, item_history, posted, previous_submitted_diff, project_context
 from qc.forms import ReviewForm
 from qc.services import (
     review_approve,
@@ -72,7 +72,7 @@ DONE_MESSAGES = {
 def review_item(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
     item = item_for_member(membership=membership, item_id=item_id)
-    form = ReviewForm(request.POST or None, project=membership.project, initial={"version_id": item.current_version_id})
+    form = ReviewForm(posted(request), project=membership.project, initial={"version_id": item.current_version_id})
     status = 200
     if request.method == "POST" and form.is_valid():
         try:

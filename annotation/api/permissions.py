@@ -29,7 +29,8 @@ class HasProjectRole(BasePermission):
         membership.user = request.user  # the same row: spare selectors a query for it
         view.membership = membership
         roles: Mapping[str, tuple[str, ...]] = getattr(view, "project_roles", {})
-        allowed = roles.get(request.method)
+        # HEAD runs the GET handler, so it gets GET's rule.
+        allowed = roles.get("GET" if request.method == "HEAD" else request.method)
         return allowed is None or membership.role in allowed
 
 

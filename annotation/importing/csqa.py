@@ -15,6 +15,7 @@ fatal. Row numbers are 1-based positions in the array, or line numbers for JSON 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ PER_ANNOTATOR = ("answers", "answers_uncertainty", "question_ambiguity", "option
 KNOWN_FIELDS = frozenset(
     {"id", "category", "question_concept", "question", "choices", "answer_creator", "answer_majority", *PER_ANNOTATOR}
 )
+_NUMBERED = re.compile(r"(\D*)(\d+)")
 
 
 class CsqaFileError(ValueError):
@@ -208,19 +210,33 @@ def _per_annotator(record: dict[str, Any], key: str, row: _Row) -> dict[str, Any
     return {str(k).strip(): v for k, v in value.items()}
 
 
-def _file_annotators(records: Iterable[tuple[int, Any]]) -> list[str]:
-    codes = set()
+def _file_annotators(records: Iterable[tuple[int, Any]], known: Iterable[str]) -> list[str]:
+    """Every annotator code of the file, plus `known` ones, with gaps in a numbered series filled.
+
+    A row's author never appears in it, so an annotator who wrote but never answered (W1 in a subset
+    of the release) is only visible as a gap: W2..W6 means W1..W6.
+    """
+    codes = {c.strip() for c in known if c.strip()}
     for _, record in records:
         if isinstance(record, dict):
             for key in PER_ANNOTATOR:
                 if isinstance(record.get(key), dict):
                     codes.update(str(k).strip() for k in record[key])
-    return sorted((c for c in codes if c), key=code_sort_key)
+    codes.discard("")
+    series: dict[str, int] = {}
+    for code in codes:
+        match = _NUMBERED.fullmatch(code)
+        if match:
+            series[match[1]] = max(series.get(match[1], 0), int(match[2]))
+    for prefix, top in series.items():
+        codes.update(f"{prefix}{n}" for n in range(1, top + 1))
+    return sorted(codes, key=code_sort_key)
 
 
-def parse_csqa(data: bytes | str) -> ParsedFile:
+def parse_csqa(data: bytes | str, *, known_annotators: Iterable[str] = ()) -> ParsedFile:
+    """Parse a file; `known_annotators` (e.g. the codes given regions) join the codes found in it."""
     records = load_records(data)
-    annotators = _file_annotators(records)
+    annotators = _file_annotators(records, known_annotators)
     issues: list[Issue] = []
     rows: list[ParsedRow] = []
     seen_ids: dict[str, int] = {}

@@ -135,10 +135,12 @@ def _insert_authoring(*, project: Project, rows: list[tuple[int, int, int]]) -> 
     meta = Assignment._meta
     columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
     table = connection.ops.quote_name(meta.db_table)
-    pid, kind, status, now = project.pk, Assignment.Kind.AUTHOR.value, Assignment.Status.PENDING.value, timezone.now()
+    # COPY's text format, written in chunks: formatting rows here is several times faster than write_row.
+    line = f"{project.pk}\t{{}}\t{Assignment.Kind.AUTHOR.value}\t{{}}\t{Assignment.Status.PENDING.value}\t{{}}\t"
+    line += timezone.now().isoformat() + "\n"
     with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for concept_id, user_id, position in rows:
-            copy.write_row((pid, user_id, kind, concept_id, status, position, now))
+        for start in range(0, len(rows), BULK_BATCH):
+            copy.write("".join(line.format(u, c, p) for c, u, p in rows[start : start + BULK_BATCH]))
 
 
 def _lease_deadline():

@@ -47,6 +47,11 @@ def assignment_plan_cross_answers(*, project: Project, seed: int | None = None) 
         .values_list("user_id", flat=True)
     )
     active = set(annotators)
+    if len(annotators) < m + 1:
+        raise InvalidInput(
+            f"Cross-answering needs at least {m + 1} active annotators ({m} answerers per item besides its "
+            f"author); the project has {len(annotators)}."
+        )
 
     units: list[Unit] = []
     authors: dict[int, int] = {}

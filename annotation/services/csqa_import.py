@@ -118,17 +118,11 @@ def csqa_import(
         raise InvalidInput(
             "Give the language code of the file (e.g. id, su).", field_errors={"language": ["Required."]}
         )
+    regions = {k.strip(): v.strip() for k, v in (annotator_regions or {}).items() if k.strip()}
     try:
-        parsed = parse_csqa(_read(path_or_bytes))
+        parsed = parse_csqa(_read(path_or_bytes), known_annotators=regions)
     except CsqaFileError as exc:
         raise InvalidInput(str(exc), field_errors={"file": [str(exc)]}) from None
-    regions = {k.strip(): v.strip() for k, v in (annotator_regions or {}).items()}
-    unknown_regions = sorted(set(regions) - set(parsed.annotators))
-    if unknown_regions:
-        raise InvalidInput(
-            f"Regions were given for annotators the file does not have: {', '.join(unknown_regions)} "
-            f"(the file has {', '.join(parsed.annotators) or 'none'})."
-        )
 
     project, project_created, language_added = _project(project_slug, language, creator)
     users, annotators_created = _annotators(project, parsed.annotators, regions)

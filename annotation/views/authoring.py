@@ -17,24 +17,15 @@ from annotation.selectors import (
     assignment_current,
     assignment_for_user,
     author_progress,
-    items_needing_revision,
     membership_for,
 )
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.items import EDITABLE, item_save_draft, item_submit
 from annotation.task_types import get_task_type
-from annotation.views.common import AUTHOR_ROLES, project_context
+from annotation.views.common import AUTHOR_ROLES, posted, project_context, revisions_for
 
 AUTHOR = Assignment.Kind.AUTHOR
 SHOW_REVIEW = (Item.Status.REVISION_REQUESTED, Item.Status.REJECTED)
-
-
-def _revisions(project, user) -> list[Item]:
-    return list(
-        items_needing_revision(project=project, user=user).prefetch_related("reviews__error_types", "reviews__reviewer")[
-            :50
-        ]
-    )
 
 
 @login_required
@@ -53,7 +44,7 @@ def author_queue(request: HttpRequest, slug: str) -> HttpResponse:
         progress=progress,
         done=sum(p["done"] for p in progress),
         total=sum(p["total"] for p in progress),
-        revisions=_revisions(project, request.user),
+        revisions=revisions_for(project=project, user=request.user),
     )
     return render(request, "annotation/assignment_queue.html", context)
 
@@ -74,7 +65,7 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     task_type = get_task_type(project.task_type)
     item = Item.objects.filter(assignment=assignment).select_related("current_version").first()
     form_class = task_type.form_class()
-    form = form_class(request.POST or None, initial=_initial(task_type, item))
+    form = form_class(posted(request), initial=_initial(task_type, item))
     status, notice, needs_justification = 200, "", False
     if request.method == "POST" and form.is_valid():
         submit = request.POST.get("action") == "submit"
@@ -126,7 +117,7 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         notice_is_error=notice_is_error,
         last_review=reviews[-1] if reviews and item.status in SHOW_REVIEW else None,
         progress=author_progress(project=project, user=request.user),
-        revisions=[r for r in _revisions(project, request.user) if r.pk != (item.pk if item else None)],
+        revisions=[r for r in revisions_for(project=project, user=request.user) if r.pk != (item.pk if item else None)],
     )
     template = "annotation/assignment_author.html"
     return render(request, f"{template}#form" if request.htmx else template, context, status=status)

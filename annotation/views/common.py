@@ -10,7 +10,7 @@ from django.http import HttpRequest
 
 from annotation.errors import DomainError
 from annotation.models import Item, ItemVersion, Membership, Project
-from annotation.selectors import ADMIN, ANNOTATOR, REVIEWER
+from annotation.selectors import ADMIN, ANNOTATOR, REVIEWER, items_needing_revision
 from annotation.task_types import get_task_type
 from annotation.task_types.base import FieldChange, TaskType
 
@@ -40,10 +40,33 @@ def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:
     }
 
 
+def posted(request: HttpRequest, *, files: bool = False):
+    """The POST data (or files) to bind a form to, None on GET: an empty POST still binds, so it is validated."""
+    if request.method != "POST":
+        return None
+    return request.FILES if files else request.POST
+
+
 def show_domain_error(request: HttpRequest, exc: DomainError) -> int:
     """Show a refused action as a message; returns the HTTP status the page should answer with."""
     messages.error(request, exc.message)
     return exc.http_status
+
+
+REVISIONS_SHOWN = 50
+
+
+def revisions_for(*, project: Project, user) -> list[Item]:
+    """Items sent back to this author, each with `last_review` (the request: feedback, error types)."""
+    items = list(
+        items_needing_revision(project=project, user=user).prefetch_related(
+            "reviews__error_types", "reviews__reviewer"
+        )[:REVISIONS_SHOWN]
+    )
+    for item in items:
+        reviews = list(item.reviews.all())
+        item.last_review = reviews[-1] if reviews else None
+    return items
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from annotation.errors import InvalidInput
 from annotation.forms import ConceptImportForm
 from annotation.selectors import categories_with_counts, membership_for
 from annotation.services.catalog import concepts_import
-from annotation.views.common import ADMIN_ONLY, project_context, show_domain_error
+from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
 
 
 @login_required
@@ -18,7 +18,7 @@ from annotation.views.common import ADMIN_ONLY, project_context, show_domain_err
 def project_concepts(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
     project = membership.project
-    form = ConceptImportForm(request.POST or None, request.FILES or None)
+    form = ConceptImportForm(posted(request), posted(request, files=True))
     status, line_errors = 200, []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]

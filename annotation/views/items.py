@@ -28,9 +28,7 @@ def item_list(request: HttpRequest, slug: str) -> HttpResponse:
         status = ""
     page = Paginator(items.order_by("-updated_at", "-id"), PAGE_SIZE).get_page(request.GET.get("page"))
     task_type = context["task_type"]
-    rows = [
-        (item, task_type.summary(item.current_version.payload) if item.current_version else "") for item in page
-    ]
+    rows = [(item, task_type.summary(item.current_version.payload) if item.current_version else "") for item in page]
     context.update(page=page, rows=rows, status=status, statuses=Item.Status.choices)
     return render(request, "annotation/item_list.html", context)
 

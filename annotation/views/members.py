@@ -19,7 +19,7 @@ from annotation.services.projects import (
     profile_update,
     user_create,
 )
-from annotation.views.common import ADMIN_ONLY, project_context, show_domain_error
+from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
 
 User = get_user_model()
 
@@ -90,9 +90,7 @@ def project_members(request: HttpRequest, slug: str) -> HttpResponse:
         .select_related("user", "user__profile")
         .order_by("-is_active", "role", "code", "user__username")
     )
-    context = project_context(
-        membership, members=members, add_form=add_form, roles=Membership.Role.choices
-    )
+    context = project_context(membership, members=members, add_form=add_form, roles=Membership.Role.choices)
     return render(request, "annotation/membership_list.html", context, status=status)
 
 
@@ -103,7 +101,7 @@ def member_profile(request: HttpRequest, slug: str, membership_id: int) -> HttpR
     target = _member_of(membership.project, membership_id)
     profile = AnnotatorProfile.objects.filter(user=target.user).first()
     initial = {field: getattr(profile, field) for field in PROFILE_FIELDS} if profile else {}
-    form = ProfileForm(request.POST or None, initial=initial)
+    form = ProfileForm(posted(request), initial=initial)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:

@@ -13,14 +13,20 @@ from annotation.models import Assignment, Item, Membership
 from annotation.selectors import (
     author_progress,
     categories_with_counts,
-    items_needing_revision,
     items_visible_to,
     membership_for,
 )
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.projects import project_create as project_create_service
 from annotation.services.projects import project_update
-from annotation.views.common import ADMIN_ONLY, ANY_ROLE, project_context, show_domain_error
+from annotation.views.common import (
+    ADMIN_ONLY,
+    ANY_ROLE,
+    posted,
+    project_context,
+    revisions_for,
+    show_domain_error,
+)
 
 
 @login_required
@@ -28,7 +34,7 @@ from annotation.views.common import ADMIN_ONLY, ANY_ROLE, project_context, show_
 def project_create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_staff:
         raise Http404("No such page.")
-    form = ProjectCreateForm(request.POST or None)
+    form = ProjectCreateForm(posted(request))
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -56,9 +62,7 @@ def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context["status_counts"] = [(value, label, status_counts.get(value, 0)) for value, label in Item.Status.choices]
     if membership.role == Membership.Role.ANNOTATOR:
         context["progress"] = author_progress(project=project, user=request.user)
-        context["revisions"] = list(
-            items_needing_revision(project=project, user=request.user).select_related("current_version")[:50]
-        )
+        context["revisions"] = revisions_for(project=project, user=request.user)
     if membership.role == Membership.Role.ADMIN:
         context["categories"] = list(categories_with_counts(project=project))
         context["role_counts"] = dict(
@@ -87,7 +91,7 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "ambiguity_threshold": project.ambiguity_threshold,
         "plan_seed": project.plan_seed,
     }
-    form = ProjectSettingsForm(request.POST or None, initial=initial)
+    form = ProjectSettingsForm(posted(request), initial=initial)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:

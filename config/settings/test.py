@@ -11,3 +11,7 @@ STORAGES = {
 # Serve static files from the apps' folders, without a collectstatic run (and without its warning).
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# Tasks run in-process in tests unless a test starts a real worker (those override this and use
+# REDIS_URL as the broker): a queued task with no worker would otherwise never run.
+CELERY_TASK_ALWAYS_EAGER = True

@@ -135,7 +135,11 @@ def test_whole_loop_over_the_api(api_client):
     first = _payload(concept["name"])
     submitted = asep.post(f"{base}/assignments/{assignment['id']}/submit/", {"payload": first}, format="json")
     assert submitted.status_code == 200
-    assert (submitted.json()["id"], submitted.json()["status"], submitted.json()["version"]) == (item_id, "submitted", 1)
+    assert (submitted.json()["id"], submitted.json()["status"], submitted.json()["version"]) == (
+        item_id,
+        "submitted",
+        1,
+    )
     assert asep.get(f"{base}/assignments/{assignment['id']}/").json()["status"] == "done"
 
     # The reviewer sends it back with an error type.

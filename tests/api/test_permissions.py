@@ -229,9 +229,13 @@ def _key(world, method, path):
 
 @pytest.mark.parametrize("role", ["annotator", "reviewer"])
 def test_members_calling_endpoints_above_their_role_get_403_and_change_nothing(world, role):
-    user, forbidden = (world["ann1"], ANNOTATOR_FORBIDDEN) if role == "annotator" else (
-        world["csqa"].reviewer,
-        REVIEWER_FORBIDDEN,
+    user, forbidden = (
+        (world["ann1"], ANNOTATOR_FORBIDDEN)
+        if role == "annotator"
+        else (
+            world["csqa"].reviewer,
+            REVIEWER_FORBIDDEN,
+        )
     )
     client = client_for(user)
     requests = [r for r in _demo_requests(world) if _key(world, r[0], r[1]) in forbidden]
@@ -243,3 +247,4 @@ def test_members_calling_endpoints_above_their_role_get_403_and_change_nothing(w
     assert {(r.status_code, r.json()["code"]) for r in answers} == {(403, "not_allowed")}
     assert answers[0].json()["detail"] == "Your role in this project does not allow this."
     assert db_state() == before
+    assert client.head("/api/projects/demo/members/").status_code == 403

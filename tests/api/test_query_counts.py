@@ -16,7 +16,9 @@ MAX_QUERIES_SUBMIT = 16
 def test_next_and_submit_query_counts_do_not_grow_with_the_project(
     concepts_per_category, django_assert_max_num_queries
 ):
-    setup = make_csqa_project(slug=f"size{concepts_per_category}", categories=5, concepts_per_category=concepts_per_category)
+    setup = make_csqa_project(
+        slug=f"size{concepts_per_category}", categories=5, concepts_per_category=concepts_per_category
+    )
     assert setup.project.concepts.count() == 5 * concepts_per_category
     assignment_plan_authoring(project=setup.project)
     client = client_for(setup.annotators[0])
@@ -28,7 +30,9 @@ def test_next_and_submit_query_counts_do_not_grow_with_the_project(
         "choices": ["satu", "dua", "tiga", "empat", "lima"],
         "answer": "B",
     }
-    assert client.post(f"{base}/assignments/{warm['id']}/submit/", {"payload": payload}, format="json").status_code == 200
+    assert (
+        client.post(f"{base}/assignments/{warm['id']}/submit/", {"payload": payload}, format="json").status_code == 200
+    )
 
     with django_assert_max_num_queries(MAX_QUERIES_NEXT):
         response = client.post(f"{base}/assignments/next/", {"kind": "author"}, format="json")

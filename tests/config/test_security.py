@@ -1,3 +1,6 @@
+import json
+import re
+
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
@@ -5,6 +8,7 @@ from django.contrib.auth import SESSION_KEY
 from django.test import Client
 from django.urls import reverse
 
+from annotation.models import Project
 from annotation.services.projects import user_create
 
 PASSWORD = "Sate-ayam-Madura-77"
@@ -44,7 +48,8 @@ def test_repeated_failed_logins_lock_the_account_out_even_with_the_right_passwor
 
     assert response.status_code == 429
     assert SESSION_KEY not in client.session
-    assert list(AccessAttempt.objects.values_list("username", "failures_since_start")) == [("ani", 5)]
+    # A refused attempt during the lock-out counts as one more failure.
+    assert list(AccessAttempt.objects.values_list("username", "failures_since_start")) == [("ani", 6)]
 
 
 def test_a_lockout_does_not_affect_another_account(ani, client):
@@ -75,3 +80,36 @@ def test_a_logout_post_without_csrf_token_is_refused(ani):
 
     assert response.status_code == 403
     assert client.session[SESSION_KEY] == str(ani.pk)
+
+
+def test_the_csrf_token_pages_give_htmx_is_accepted(ani):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(reverse("login")).content.decode()
+    hx_headers = json.loads(re.search(r"<body hx-headers='([^']+)'", page).group(1))
+
+    response = client.post(
+        reverse("login"),
+        {"username": "ani", "password": PASSWORD},
+        headers={"HX-Request": "true", "X-CSRFToken": hx_headers["X-CSRFToken"]},
+    )
+
+    assert list(hx_headers) == ["X-CSRFToken"]
+    assert response.status_code == 302
+    assert client.session[SESSION_KEY] == str(ani.pk)
+
+
+def test_an_api_post_with_a_session_but_without_csrf_token_is_refused(ani):
+    ani.is_staff = True
+    ani.save(update_fields=["is_staff"])
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ani)
+
+    response = client.post(
+        reverse("api-projects"),
+        {"name": "Sneaky", "task_type": "csqa", "languages": [{"code": "id", "name": "Indonesian"}]},
+        content_type="application/json",
+    )
+
+    assert response.status_code == 403
+    assert response.json()["detail"] == "CSRF Failed: CSRF cookie not set."
+    assert Project.objects.count() == 0

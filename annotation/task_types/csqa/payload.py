@@ -7,14 +7,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from annotation.errors import InvalidInput
 from annotation.task_types.base import FieldChange, PayloadCheck
 from annotation.task_types.csqa.morphology import fold, mentions_concept
 
 LABELS = ("A", "B", "C", "D", "E")
 
 
+def _is_text(value: Any) -> bool:
+    return value is None or (isinstance(value, str | int | float) and not isinstance(value, bool))
+
+
+def shape_errors(data: dict[str, Any]) -> dict[str, list[str]]:
+    """What can't be read as a csqa payload at all (API clients may send any JSON), by field."""
+    errors: dict[str, list[str]] = {}
+    for field in ("question", "answer"):
+        if not _is_text(data.get(field)):
+            errors[field] = ["Must be text."]
+    choices = data.get("choices")
+    # id-csqa's {"label": [...], "text": [...]} form, or a plain list.
+    parts = [choices.get("label") or [], choices.get("text") or []] if isinstance(choices, dict) else [choices or []]
+    if not all(isinstance(part, list | tuple) and all(_is_text(c) for c in part) for part in parts):
+        errors["choices"] = [f"Must be a list of {len(LABELS)} texts."]
+    elif not isinstance(choices, dict) and len(parts[0]) > len(LABELS):
+        errors["choices"] = [f"Give at most {len(LABELS)} options."]
+    return errors
+
+
 def normalize(data: dict[str, Any]) -> dict[str, Any]:
     """Accepts {"choices": [...]} or id-csqa's {"choices": {"label": [...], "text": [...]}}."""
+    errors = shape_errors(data)
+    if errors:
+        raise InvalidInput("The item has the wrong shape.", field_errors=errors)
     choices = data.get("choices") or []
     if isinstance(choices, dict):
         by_label = dict(zip(choices.get("label") or [], choices.get("text") or [], strict=False))

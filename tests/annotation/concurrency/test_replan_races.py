@@ -16,7 +16,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 def _seed_that_moves(project, assignment) -> int:
     """A seed whose plan gives the assignment's concept to other annotators (pure planner, no DB writes)."""
-    units = [Unit(id=cid, group=cat) for cid, cat in Concept.objects.filter(project=project).values_list("id", "category_id")]
+    units = [
+        Unit(id=cid, group=cat) for cid, cat in Concept.objects.filter(project=project).values_list("id", "category_id")
+    ]
     workers = list(Membership.objects.filter(project=project, role="annotator").values_list("user_id", flat=True))
     for seed in range(1, 100):
         slots = plan_balanced(units=units, workers=workers, per_unit=2, seed=seed)
@@ -42,9 +44,7 @@ def test_replanning_never_removes_an_assignment_claimed_while_it_ran():
     setup = make_project(slug="replan", annotators=4, categories=2, concepts=6)
     assignment_plan_authoring(project=setup.project)
     annotator = setup.annotators[0]
-    first = (
-        Assignment.objects.filter(project=setup.project, user=annotator).order_by("position", "id").first()
-    )
+    first = Assignment.objects.filter(project=setup.project, user=annotator).order_by("position", "id").first()
     seed = _seed_that_moves(setup.project, first)
     claimed, release, errors, summaries = [], threading.Event(), [], []
 

@@ -24,9 +24,7 @@ def _submitted_items(setup, count: int) -> list[Item]:
         .select_related("concept")
         .order_by("position", "id")[:count]
     )
-    return [
-        item_submit(assignment_id=a.pk, user=author, data=payload_for(a.concept.name)) for a in assignments
-    ]
+    return [item_submit(assignment_id=a.pk, user=author, data=payload_for(a.concept.name)) for a in assignments]
 
 
 def _decide(decision: str, item: Item, reviewer):
@@ -66,7 +64,9 @@ def test_two_reviewers_deciding_the_same_version_at_once_one_wins_the_other_gets
         item.refresh_from_db()
         assert (item.status, item.reviewer_id) == (STATUS_AFTER[decisions[winner]], setup.reviewers[winner].pk)
         assert item.versions.count() == 1
-        expected_feedback = f"Terlalu umum ({setup.reviewers[winner].username})." if decisions[winner] == "revise" else ""
+        expected_feedback = (
+            f"Terlalu umum ({setup.reviewers[winner].username})." if decisions[winner] == "revise" else ""
+        )
         assert review.feedback == expected_feedback
         assert list(review.error_types.values_list("code", flat=True)) == (
             ["too_general"] if decisions[winner] == "revise" else []

@@ -27,7 +27,9 @@ def test_two_submits_of_one_assignment_at_once_keep_exactly_one_submission(with_
         assignment = assignment_claim_next(project=setup.project, user=author, kind=Assignment.Kind.AUTHOR)
         assignment.refresh_from_db()  # loads the concept for the question text
         if with_draft:
-            item_save_draft(assignment_id=assignment.pk, user=author, data=payload_for(assignment.concept.name, "draft"))
+            item_save_draft(
+                assignment_id=assignment.pk, user=author, data=payload_for(assignment.concept.name, "draft")
+            )
 
         outcomes = run_together([_submit(assignment, author, "tab1"), _submit(assignment, author, "tab2")])
 

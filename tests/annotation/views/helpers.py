@@ -47,13 +47,20 @@ def first_assignment(project, user, concept_name: str = "kunjung") -> Assignment
     return Assignment.objects.filter(project=project, user=user, concept__name=concept_name).order_by("id").first()
 
 
-def submitted_item(csqa, payload: dict, *, annotator=None) -> Item:
-    """Plan authoring and submit one item on the concept "kunjung"."""
+def submitted_item(csqa, payload: dict, *, annotator=None, other_than=None) -> Item:
+    """Plan authoring (once) and submit an item on a "kunjung" concept not written yet.
+
+    annotator: whose assignment to use (default: any); other_than: a user who must not be the author.
+    """
     if not Assignment.objects.filter(project=csqa.project).exists():
         assignment_plan_authoring(project=csqa.project)
-    annotator = annotator or csqa.annotators[0]
-    assignment = first_assignment(csqa.project, annotator)
-    return item_submit(assignment_id=assignment.pk, user=annotator, data=payload)
+    candidates = Assignment.objects.filter(project=csqa.project, concept__name="kunjung", item__isnull=True)
+    if annotator is not None:
+        candidates = candidates.filter(user=annotator)
+    if other_than is not None:
+        candidates = candidates.exclude(user=other_than)
+    assignment = candidates.select_related("user").order_by("id").first()
+    return item_submit(assignment_id=assignment.pk, user=assignment.user, data=payload)
 
 
 def author_post(payload: dict, *, action: str = "submit", justification: str = "") -> dict[str, str]:

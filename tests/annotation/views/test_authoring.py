@@ -89,7 +89,11 @@ def test_save_draft_keeps_the_item_editable(planned, client):
 
     item = Item.objects.get(assignment=assignment)
     assert item.status == Item.Status.DRAFT
-    assert item.current_version.payload == {"question": VALID_PAYLOAD["question"], "choices": ["Pagi", "", "", "", ""], "answer": ""}
+    assert item.current_version.payload == {
+        "question": VALID_PAYLOAD["question"],
+        "choices": ["Pagi", "", "", "", ""],
+        "answer": "",
+    }
     assert response.redirect_chain == [(author_url(planned.project, assignment), 302)]
     assert 'value="Pagi"' in response.content.decode()
 
@@ -165,13 +169,16 @@ def test_revision_request_shows_feedback_and_resubmission_makes_version_two(plan
         feedback="Terlalu umum, sebutkan daerahnya.",
         error_type_codes=["too_general", "typo"],
     )
-    client.force_login(planned.annotators[0])
+    client.force_login(item.author)
     url = author_url(planned.project, item.assignment)
 
     page = client.get(url).content.decode()
 
     assert '<p class="feedback" dir="auto" id="last-review-feedback">Terlalu umum, sebutkan daerahnya.</p>' in page
-    assert '<span class="tag" title="E.g. “all over the world”: not specific to the culture.">Context too general</span>' in page
+    assert (
+        '<span class="tag" title="E.g. “all over the world”: not specific to the culture.">Context too general</span>'
+        in page
+    )
     assert 'id="id_question">\nKapan orang biasanya berkunjung ke rumah saudara saat Lebaran?</textarea>' in page
 
     revised = {**VALID_PAYLOAD, "question": "Kapan orang Sunda biasanya berkunjung ke rumah mertua?"}
@@ -184,7 +191,7 @@ def test_revision_request_shows_feedback_and_resubmission_makes_version_two(plan
 
 def test_submitted_item_is_read_only_and_edits_are_refused(planned, client):
     item = submitted_item(planned, VALID_PAYLOAD)
-    client.force_login(planned.annotators[0])
+    client.force_login(item.author)
     url = author_url(planned.project, item.assignment)
 
     page = client.get(url).content.decode()

@@ -1,0 +1,19 @@
+"""Number formatting for report pages: undefined figures (None) show as a dash, never as 0."""
+
+from __future__ import annotations
+
+from django import template
+
+register = template.Library()
+DASH = "—"
+
+
+@register.filter
+def num3(value: float | None) -> str:
+    return DASH if value is None else f"{value:.3f}"
+
+
+@register.filter
+def pct(share: float | None) -> str:
+    """0.8333 -> "83.3%"."""
+    return DASH if share is None else f"{100 * share:.1f}%"
