@@ -48,6 +48,8 @@ def answer_initial(previous: OwnAnswer | None) -> dict[str, Any]:
         "answer": previous.answer or "",
         "uncertain": previous.uncertain,
         "question_ambiguous": previous.question_ambiguous,
-        "option_ambiguous": [label for label, flagged in zip(LABELS, previous.option_ambiguous, strict=True) if flagged],
+        "option_ambiguous": [
+            label for label, flagged in zip(LABELS, previous.option_ambiguous, strict=True) if flagged
+        ],
         "comment": previous.comment,
     }

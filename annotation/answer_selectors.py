@@ -80,7 +80,11 @@ def answer_question(*, assignment: Assignment, user: AbstractBaseUser) -> Answer
 
 def own_answer(*, item_id: int, user: AbstractBaseUser) -> OwnAnswer | None:
     """The user's own earlier answer to the item (to edit it), never anyone else's."""
-    row = Judgment.objects.filter(item_id=item_id, user=user, kind=ANSWER).values_list("value", "flags", "comment").first()
+    row = (
+        Judgment.objects.filter(item_id=item_id, user=user, kind=ANSWER)
+        .values_list("value", "flags", "comment")
+        .first()
+    )
     if row is None:
         return None
     value, flags, comment = row
@@ -130,7 +134,10 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
     )
     loads: dict[int, dict[str, int]] = {}
     for user_id, status, n in (
-        Assignment.objects.filter(project=project, kind=ANSWER).values_list("user_id", "status").annotate(n=Count("id")).order_by()
+        Assignment.objects.filter(project=project, kind=ANSWER)
+        .values_list("user_id", "status")
+        .annotate(n=Count("id"))
+        .order_by()
     ):
         loads.setdefault(user_id, Counter())[status] = n
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
@@ -140,7 +147,9 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
         "complete": sum(n for k, n in answers.items() if k >= m),
         "fully_planned": sum(n for k, n in planned.items() if k >= m),
         "histogram": _histogram(answers, planned, n_items, m),
-        "status_counts": [(value, label, by_status.get(value, 0)) for value, label in Item.Status.choices if value in ANSWERABLE],
+        "status_counts": [
+            (value, label, by_status.get(value, 0)) for value, label in Item.Status.choices if value in ANSWERABLE
+        ],
         "annotators": [
             {
                 "code": a.code,

@@ -28,7 +28,9 @@ def parse_regions(text: str) -> dict[str, str]:
 
 
 class CsqaImportForm(forms.Form):
-    file = forms.FileField(help_text="id-csqa HUMAN_GEN file: the published JSON array, or JSON Lines as the export writes.")
+    file = forms.FileField(
+        help_text="id-csqa HUMAN_GEN file: the published JSON array, or JSON Lines as the export writes."
+    )
     language = forms.CharField(max_length=20, help_text="Language code of the file, e.g. id or su.")
     annotator_regions = forms.CharField(
         required=False,

@@ -7,7 +7,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
 
-from annotation.errors import InvalidInput
+from annotation.errors import IllegalTransition, InvalidInput
 from annotation.models import AnnotatorProfile, Membership, Project, ProjectLanguage
 from annotation.task_types import get_task_type
 
@@ -108,6 +108,8 @@ def membership_add(
         project=project, user=user, defaults={"role": role, "code": code}
     )
     if not created:
+        if membership.role == Membership.Role.ADMIN and role != Membership.Role.ADMIN:
+            _refuse_removing_last_admin(membership)
         membership.role = role
         membership.is_active = True
         if code:
@@ -117,9 +119,23 @@ def membership_add(
     return membership
 
 
+def _refuse_removing_last_admin(membership: Membership) -> None:
+    # Lock the project's admin rows so two admins demoting each other at once can't both succeed.
+    admins = list(
+        Membership.objects.select_for_update()
+        .filter(project_id=membership.project_id, role=Membership.Role.ADMIN, is_active=True)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if admins == [membership.pk]:
+        raise IllegalTransition("A project needs at least one active admin; make someone else admin first.")
+
+
 @transaction.atomic
 def membership_deactivate(*, membership: Membership) -> Membership:
     """The member leaves: their history stays; their unstarted work goes back to planning."""
+    if membership.role == Membership.Role.ADMIN:
+        _refuse_removing_last_admin(membership)
     membership.is_active = False
     membership.save(update_fields=["is_active"])
     return membership

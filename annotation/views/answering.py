@@ -82,7 +82,9 @@ def answer_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     assignment = answer_assignment_for_user(project=project, user=request.user, assignment_id=assignment_id)
     question = answer_question(assignment=assignment, user=request.user)
     form_class = ANSWER_FORMS[project.task_type]
-    form = form_class(request.POST or None, initial=answer_initial(own_answer(item_id=question.item_id, user=request.user)))
+    form = form_class(
+        request.POST or None, initial=answer_initial(own_answer(item_id=question.item_id, user=request.user))
+    )
     status = 200
     if request.method == "POST" and form.is_valid():
         try:

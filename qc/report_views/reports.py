@@ -63,4 +63,3 @@ def conflicts_csv(request: HttpRequest, slug: str) -> HttpResponse:
     writer = csv.writer(response)
     writer.writerows(conflict_csv_rows(labels, counts, corner="answerer \\ creator"))
     return response
-
