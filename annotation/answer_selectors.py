@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q
-from django.db.models.fields.json import KT, KeyTransform
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.http import Http404
 
 from annotation.annotators import project_annotators
@@ -61,7 +61,7 @@ def answer_question(*, assignment: Assignment, user: AbstractBaseUser) -> Answer
             "pk",
             "author_id",
             "concept__category__name",
-            KT("current_version__payload__question"),
+            KeyTextTransform("question", "current_version__payload"),
             KeyTransform("choices", "current_version__payload"),
         )
         .first()

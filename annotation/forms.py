@@ -84,9 +84,11 @@ class ProjectCreateForm(ProjectSettingsForm):
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150, widget=forms.TextInput(attrs={"autocomplete": "off"}))
+    username = forms.CharField(max_length=150, widget=forms.TextInput(attrs=_TEXT))
     role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.ANNOTATOR)
-    code = forms.CharField(max_length=40, required=False, help_text="Public code in reports, e.g. W1.")
+    code = forms.CharField(
+        max_length=40, required=False, widget=forms.TextInput(attrs=_TEXT), help_text="Public code in reports, e.g. W1."
+    )
     password = forms.CharField(
         required=False,
         strip=False,

@@ -4,27 +4,30 @@ Run (PostgreSQL only; the database is migrated first if needed):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench .venv/bin/python bench/annotate_loop.py
 
-Options: --annotators 1000 --concepts 100000 --clients 32 --requests 3200 --server-workers 32
---mode api|services --recreate-db (drop and re-create the bench database first; only allowed when
-its name contains "bench"). Each run makes a new project `bench-<annotators>x<concepts>-<time>` with its
-own users, so earlier runs are never touched; use --recreate-db (or a new database) to start clean.
+Options (defaults in brackets): --annotators [1000] --concepts [100000] --clients [32]
+--requests [3200] --server-workers [3] --recreate-db.
+Each run makes a new project `bench-<annotators>x<concepts>-<time>` with its own users, so earlier runs
+are never touched; --recreate-db drops and re-creates the database first (refused unless its name
+contains "bench"), for a clean, repeatable measurement.
 
 What it does:
-1. Fills the project with COPY: annotators (no usable password: the clients use force_login),
+1. Fills the project with COPY: annotators (no usable password: sessions come from force_login),
    memberships, profiles, 5 categories and the concepts spread evenly over them.
 2. Plans authoring with `assignment_plan_authoring` and times it (`plan_seconds`).
-3. Drives the REST API with `--clients` threads, each a Django test `Client` logged in as one annotator
-   after another: `POST /api/projects/{slug}/assignments/next/` then
-   `POST /api/projects/{slug}/assignments/{id}/submit/`, until `--requests` requests are made.
-   Each client works through an annotator's whole queue before moving on, so the mix is always one
-   next per submit and queries per request can be compared between project sizes.
+3. Logs every annotator the clients will use in (a session each), then runs `--clients` threads at once.
+   Each works through one annotator's queue after another with
+   `POST /api/projects/{slug}/assignments/next/` and `POST /api/projects/{slug}/assignments/{id}/submit/`
+   until `--requests` requests are made. The mix is always one next per submit, so queries per
+   request compare between project sizes.
 
-Server time per request is `time.perf_counter()` around `client.post`, i.e. the whole Django request
-(middleware, session, auth, view, services, SQL). `--server-workers` bounds how many requests Django
-handles at once, like the worker count of a gunicorn deployment: clients beyond it wait for a free
-worker, and that wait is reported separately (`client_p50_ms`/`client_p95_ms`), not as server time.
-The default (2 x CPUs) matches the deployment docs; `--server-workers 32` runs all 32 clients inside
-Django at once, where, in one Python process, the threads also queue for the GIL.
+Server time per request is `time.perf_counter()` around Django's test `client.post`: the whole request
+(middleware, session, auth, view, services, SQL), with the queries counted as
+`django_assert_num_queries` counts them (BEGIN/COMMIT included). The requests are served like the
+deployment serves them (docker/: gunicorn, 3 sync worker processes): `--server-workers` forked
+processes each handle one request at a time, and the 32 clients' requests wait in a queue for a free
+one; that wait is reported apart as `client_p50_ms`/`client_p95_ms`. With `--server-workers 0` every
+client thread runs Django itself inside this one process, so server time then also includes waiting
+for the GIL behind the 31 other clients.
 
 Prints progress to stderr and, as the last stdout line, one JSON object with `plan_seconds`, `p50_ms`,
 `p95_ms`, `p99_ms`, `queries_per_request` (mean over all requests) and details.
@@ -47,7 +50,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import (  # noqa: E402
     UNUSABLE_PASSWORD,
     copy_rows,
-    count_queries,
     database_url_or_exit,
     emit,
     log,
@@ -69,8 +71,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--concepts", type=int, default=100_000)
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--requests", type=int, default=3200, help="total requests (half next, half submit)")
-    parser.add_argument("--server-workers", type=int, default=2 * (os.cpu_count() or 1))
-    parser.add_argument("--mode", choices=["api", "services"], default="api")
+    parser.add_argument(
+        "--server-workers", type=int, default=int(os.environ.get("GUNICORN_WORKERS", "3")), help="0: in-process"
+    )
     parser.add_argument("--recreate-db", action="store_true")
     return parser.parse_args()
 
@@ -103,19 +106,10 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
             languages=[{"code": "id", "name": "Indonesian"}],
             authors_per_concept=2,
         )
+        user_fields = ["password", "is_superuser", "username", "first_name", "last_name", "email", "is_staff"]
         copy_rows(
             user_model,
-            [
-                "password",
-                "is_superuser",
-                "username",
-                "first_name",
-                "last_name",
-                "email",
-                "is_staff",
-                "is_active",
-                "date_joined",
-            ],
+            [*user_fields, "is_active", "date_joined"],
             ((UNUSABLE_PASSWORD, False, f"{slug}-a{i:06d}", "", "", "", False, True, now) for i in range(annotators)),
         )
         annotator_ids = list(
@@ -126,10 +120,7 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
         copy_rows(
             Membership,
             ["project", "user", "role", "is_active", "code", "joined_at"],
-            (
-                (project.pk, uid, Membership.Role.ANNOTATOR, True, f"W{i + 1}", now)
-                for i, uid in enumerate(annotator_ids)
-            ),
+            ((project.pk, uid, "annotator", True, f"W{i + 1}", now) for i, uid in enumerate(annotator_ids)),
         )
         copy_rows(
             AnnotatorProfile,
@@ -144,26 +135,8 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
             ((project.pk, categories[i // per_category].pk, f"konsep{i:06d}", "{}") for i in range(concepts)),
         )
     seconds = time.perf_counter() - started
-    log(
-        f"filled {slug}: {annotators} annotators, {concepts} concepts in {len(categories)} categories ({seconds:.1f} s)"
-    )
+    log(f"filled {slug}: {annotators} annotators, {concepts} concepts in {len(categories)} categories ({seconds:.1f} s)")
     return Filled(project=project, annotator_ids=annotator_ids, seconds=seconds)
-
-
-def analyze() -> None:
-    # Fresh bulk-loaded tables have no statistics yet; autovacuum would gather them within a minute.
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
-
-
-@dataclass
-class Sample:
-    endpoint: str
-    server_ms: float
-    client_ms: float
-    queries: int
 
 
 @dataclass
@@ -190,9 +163,7 @@ def plan_clients(*, project, annotator_ids: list[int], clients: int, pairs: int)
         plans[i % clients].annotators.append(uid)
     for i, plan in enumerate(plans):
         wanted = pairs // clients + (1 if i < pairs % clients else 0)
-        available = sum(queue.get(uid, 0) for uid in plan.annotators)
-        plan.pairs = min(wanted, available)
-        # Keep only the annotators this client will reach.
+        plan.pairs = min(wanted, sum(queue.get(uid, 0) for uid in plan.annotators))
         reach, kept = 0, []
         for uid in plan.annotators:
             if reach >= plan.pairs:
@@ -206,113 +177,82 @@ def plan_clients(*, project, annotator_ids: list[int], clients: int, pairs: int)
     return plans
 
 
+def log_in(user_ids: list[int]) -> dict[int, str]:
+    """One session per annotator, made before the clock starts (a browser that logged in earlier)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    sessions = {}
+    for user in get_user_model().objects.filter(pk__in=user_ids):
+        client = Client()
+        client.force_login(user, backend=MODEL_BACKEND)
+        sessions[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return sessions
+
+
+def analyze() -> None:
+    # Bulk-loaded tables have no statistics yet; autovacuum would gather them within a minute.
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
 def payload(concept: str) -> dict:
     return {"question": f"Di mana orang biasanya menemukan {concept}?", "choices": CHOICES, "answer": "A"}
 
 
+@dataclass
+class Sample:
+    endpoint: str
+    server_ms: float
+    client_ms: float
+    queries: int
+
+
 class Driver:
-    """Runs the clients and collects one Sample per request."""
-
-    def __init__(self, *, project, plans: list[ClientPlan], server_workers: int, mode: str) -> None:
-        from django.contrib.auth import get_user_model
-
-        from annotation.models import Assignment
-
-        self.project = project
-        self.plans = plans
-        self.mode = mode
-        self.slots = threading.BoundedSemaphore(server_workers)
-        used = [uid for plan in plans for uid in plan.annotators]
-        self.users = get_user_model().objects.in_bulk(used)
-        self.concepts = dict(
-            Assignment.objects.filter(project=project, user_id__in=used).values_list("id", "concept__name")
-        )
+    def __init__(self, *, slug: str, plans: list[ClientPlan], sessions: dict[int, str], server) -> None:
+        self.slug, self.plans, self.sessions, self.server = slug, plans, sessions, server
         self.samples: list[list[Sample]] = [[] for _ in plans]
         self.done = 0
         self.lock = threading.Lock()
 
-    def _timed(self, endpoint: str, out: list[Sample], call):
-        waited = time.perf_counter()
-        with self.slots, count_queries() as captured:
-            started = time.perf_counter()
-            result = call()
-            finished = time.perf_counter()
-        out.append(Sample(endpoint, (finished - started) * 1000, (finished - waited) * 1000, len(captured)))
-        return result
+    def _post(self, index: int, uid: int, endpoint: str, path: str, body: dict):
+        sent = time.perf_counter()
+        answer = self.server.post(index, self.sessions[uid], path, body)
+        client_ms = (time.perf_counter() - sent) * 1000
+        if answer.status == 200:
+            self.samples[index].append(Sample(endpoint, answer.server_ms, client_ms, answer.queries))
+            with self.lock:
+                self.done += 1
+                if self.done % 500 == 0:
+                    log(f"{self.done} requests")
+        return answer
 
-    def _progress(self, n: int) -> None:
-        with self.lock:
-            before = self.done
-            self.done += n
-            if self.done // 500 > before // 500:
-                log(f"{self.done} requests")
-
-    def client_api(self, index: int) -> None:
-        from django.test import Client
-
-        plan, out, client = self.plans[index], self.samples[index], Client()
-        slug = self.project.slug
-        next_url = f"/api/projects/{slug}/assignments/next/"
-        left = plan.pairs
+    def client(self, index: int) -> None:
+        plan, left = self.plans[index], self.plans[index].pairs
+        next_path = f"/api/projects/{self.slug}/assignments/next/"
         for uid in plan.annotators:
-            client.force_login(self.users[uid], backend=MODEL_BACKEND)
             while left:
-                response = self._timed(
-                    "next", out, lambda: client.post(next_url, {"kind": "author"}, content_type="application/json")
-                )
-                if response.status_code == 204:
-                    out.pop()  # this annotator's queue is empty: not part of the fixed next/submit mix
-                    break
-                if response.status_code != 200:
-                    raise RuntimeError(f"next answered {response.status_code}: {response.content[:500]!r}")
-                claimed = response.json()
-                assignment_id = claimed["id"]
-                concept = (claimed.get("concept") or {}).get("name") or self.concepts[assignment_id]
-                body = {"payload": payload(concept), "justification": ""}
-                submit_url = f"/api/projects/{slug}/assignments/{assignment_id}/submit/"
-                response = self._timed(
-                    "submit", out, lambda url=submit_url, b=body: client.post(url, b, content_type="application/json")
-                )
-                if response.status_code != 200:
-                    raise RuntimeError(f"submit answered {response.status_code}: {response.content[:500]!r}")
+                answer = self._post(index, uid, "next", next_path, {"kind": "author"})
+                if answer.status == 204:
+                    break  # this annotator is done: an empty queue is not part of the next/submit mix
+                if answer.status != 200:
+                    raise RuntimeError(f"next answered {answer.status}: {answer.data}")
+                claimed = answer.data
+                submit_path = f"/api/projects/{self.slug}/assignments/{claimed['id']}/submit/"
+                body = {"payload": payload(claimed["concept"]["name"]), "justification": ""}
+                answer = self._post(index, uid, "submit", submit_path, body)
+                if answer.status != 200:
+                    raise RuntimeError(f"submit answered {answer.status}: {answer.data}")
                 left -= 1
-                self._progress(2)
             if not left:
                 break
 
-    def client_services(self, index: int) -> None:
-        from annotation.models import Assignment
-        from annotation.services.assignments import assignment_claim_next
-        from annotation.services.items import item_submit
-
-        plan, out = self.plans[index], self.samples[index]
-        left = plan.pairs
-        for uid in plan.annotators:
-            user = self.users[uid]
-            while left:
-                assignment = self._timed(
-                    "next",
-                    out,
-                    lambda u=user: assignment_claim_next(project=self.project, user=u, kind=Assignment.Kind.AUTHOR),
-                )
-                if assignment is None:
-                    out.pop()
-                    break
-                data = payload(self.concepts[assignment.pk])
-                self._timed(
-                    "submit",
-                    out,
-                    lambda a=assignment, u=user, d=data: item_submit(assignment_id=a.pk, user=u, data=d),
-                )
-                left -= 1
-                self._progress(2)
-            if not left:
-                break
-
-    def run(self) -> tuple[list[Sample], float]:
-        target = self.client_api if self.mode == "api" else self.client_services
+    def run(self, *, in_process: bool) -> tuple[list[Sample], float]:
         started = time.perf_counter()
-        run_threads([lambda i=i: target(i) for i in range(len(self.plans))])
+        run_threads([lambda i=i: self.client(i) for i in range(len(self.plans))], connect=in_process)
         return [s for samples in self.samples for s in samples], time.perf_counter() - started
 
 
@@ -323,7 +263,7 @@ def check_api_routes(slug: str) -> None:
         try:
             resolve(path)
         except Resolver404:
-            sys.exit(f"The API route {path} does not exist (yet); run with --mode services to bench the services.")
+            sys.exit(f"The API route {path} does not exist; this benchmark drives the REST API.")
 
 
 def summarize(samples: list[Sample]) -> dict:
@@ -344,7 +284,7 @@ def summarize(samples: list[Sample]) -> dict:
         by_endpoint[s.endpoint].append(s)
     for name, group in sorted(by_endpoint.items()):
         times = sorted(s.server_ms for s in group)
-        out[f"{name}_requests"] = len(group)
+        out[f"{name}_p50_ms"] = round(percentile(times, 50), 2)
         out[f"{name}_p95_ms"] = round(percentile(times, 95), 2)
         out[f"{name}_queries"] = sorted({s.queries for s in group})
     return out
@@ -359,39 +299,46 @@ def main() -> None:
     migrate()
 
     from annotation.services.assignments import assignment_plan_authoring
+    from bench._server import ProcessServer, ThreadServer
 
     slug = f"bench-{args.annotators}x{args.concepts}-{int(time.time())}"
-    if args.mode == "api":
-        check_api_routes(slug)
+    check_api_routes(slug)
     filled = fill(slug=slug, annotators=args.annotators, concepts=args.concepts)
 
     started = time.perf_counter()
     summary = assignment_plan_authoring(project=filled.project)
     plan_seconds = time.perf_counter() - started
     log(f"planned {summary.created} assignments for {summary.workers} annotators in {plan_seconds:.2f} s")
-    analyze()
 
     plans = plan_clients(
         project=filled.project, annotator_ids=filled.annotator_ids, clients=args.clients, pairs=args.requests // 2
     )
-    driver = Driver(project=filled.project, plans=plans, server_workers=args.server_workers, mode=args.mode)
-    log(f"driving {args.mode} with {args.clients} clients, {args.server_workers} server workers")
-    samples, seconds = driver.run()
-    result = {
-        "plan_seconds": round(plan_seconds, 3),
-        **summarize(samples),
-        "annotators": args.annotators,
-        "concepts": args.concepts,
-        "assignments_planned": summary.created,
-        "clients": args.clients,
-        "server_workers": args.server_workers,
-        "mode": args.mode,
-        "fill_seconds": round(filled.seconds, 2),
-        "requests_per_second": round(len(samples) / seconds, 1),
-        "project": slug,
-    }
+    sessions = log_in([uid for plan in plans for uid in plan.annotators])
+    analyze()
+    in_process = args.server_workers == 0
+    server = ThreadServer(args.clients) if in_process else ProcessServer(args.server_workers, args.clients)
+    where = "in-process threads" if in_process else f"{args.server_workers} worker processes"
+    log(f"{args.clients} clients, {len(sessions)} annotators logged in, served by {where}")
+    try:
+        samples, seconds = Driver(slug=slug, plans=plans, sessions=sessions, server=server).run(in_process=in_process)
+    finally:
+        server.close()
     log(f"{len(samples)} requests in {seconds:.1f} s")
-    emit(result)
+    emit(
+        {
+            "plan_seconds": round(plan_seconds, 3),
+            **summarize(samples),
+            "annotators": args.annotators,
+            "concepts": args.concepts,
+            "assignments_planned": summary.created,
+            "clients": args.clients,
+            "server_workers": args.server_workers,
+            "fill_seconds": round(filled.seconds, 2),
+            "requests_per_second": round(len(samples) / seconds, 1),
+            "load_average_1m": round(os.getloadavg()[0], 2),
+            "project": slug,
+        }
+    )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ from itertools import combinations
 
 import krippendorff
 import numpy as np
-from sklearn.metrics import cohen_kappa_score
 
 
 def majority(answers: Sequence[Hashable | None]) -> Hashable | None:
@@ -122,6 +121,9 @@ def cohen_kappa_pairs(
 
 
 def _kappa(left: list, right: list) -> float | None:
+    # Imported here: scikit-learn costs ~170 MB of memory, which exports and alpha alone don't need.
+    from sklearn.metrics import cohen_kappa_score
+
     if len(set(left) | set(right)) < 2:
         return None
     with warnings.catch_warnings():

@@ -86,7 +86,7 @@ def data_card(*, project: Project, fmt: str, counts: dict[str, int], files: dict
             "## Files and splits",
             "",
             f'Format: {fmt} (load with `datasets.load_dataset("{HF_FORMAT[fmt]}", data_dir=...)`). '
-            "Human-written items are test-only; machine-written items go to train.",
+            "Human-written items are test-only (as in the published release, every set is a test set).",
             "",
             _table(["split", "file", "items"], split_rows),
             "",

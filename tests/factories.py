@@ -1,9 +1,18 @@
+from functools import lru_cache
+
 import factory
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth import get_user_model
 
 from annotation.models import AnnotatorProfile, Category, Concept, Membership, Project, ProjectLanguage
 
 User = get_user_model()
+TEST_PASSWORD = "pw-Gotong-2026"
+
+
+@lru_cache(maxsize=1)
+def _shared_password_hash() -> str:
+    return make_password(TEST_PASSWORD)
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -12,12 +21,9 @@ class UserFactory(factory.django.DjangoModelFactory):
         skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "pw-Gotong-2026")
-
-    @factory.post_generation
-    def save_password(obj, create, extracted, **kwargs):
-        if create:
-            obj.save(update_fields=["password"])
+    # One real Argon2 hash of the test password, shared: hashing per user (~100 MB, tens of ms each)
+    # would dominate the suite, and logging in still verifies against a genuine Argon2 hash.
+    password = factory.LazyFunction(lambda: _shared_password_hash())
 
 
 class ProfileFactory(factory.django.DjangoModelFactory):

@@ -170,10 +170,14 @@ class ConceptQuerySerializer(serializers.Serializer):
     category = serializers.IntegerField(required=False, min_value=1, help_text="A category id.")
 
 
+# Named (settings.SPECTACULAR_SETTINGS) so the schema doesn't confuse it with the export formats.
+CONCEPT_FILE_FORMATS = [("", "detect"), ("csv", "CSV"), ("jsonl", "JSON Lines")]
+
+
 class ConceptImportInputSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="CSV (category, concept, concept_<lang>...) or JSON Lines.")
     format = serializers.ChoiceField(
-        choices=[("", "detect"), ("csv", "CSV"), ("jsonl", "JSON Lines")], required=False, default=""
+        choices=CONCEPT_FILE_FORMATS, required=False, default=""
     )
 
     def validate_file(self, value):

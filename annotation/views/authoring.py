@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
@@ -13,12 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
 from annotation.models import Assignment, Item
-from annotation.selectors import (
-    assignment_current,
-    assignment_for_user,
-    author_progress,
-    membership_for,
-)
+from annotation.selectors import assignment_current, assignment_for_user, author_progress, membership_for
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.items import EDITABLE, item_save_draft, item_submit
 from annotation.task_types import get_task_type
@@ -56,6 +54,46 @@ def _initial(task_type, item: Item | None) -> dict:
     return {**task_type.form_initial(version.payload), "justification": version.justification}
 
 
+@dataclass
+class SaveOutcome:
+    item: Item | None = None
+    notice: str = ""
+    status: int = 200
+    needs_justification: bool = False
+    response: HttpResponse | None = None
+
+
+def _save(request: HttpRequest, *, form, task_type, assignment: Assignment) -> SaveOutcome:
+    """Save a draft or submit, as the pressed button says; a refusal comes back as notice + status."""
+    if not form.is_valid():
+        return SaveOutcome(notice="Check the highlighted fields.", status=400)
+    submit = request.POST.get("action") == "submit"
+    data = task_type.payload_from_form(form.cleaned_data)
+    service = item_submit if submit else item_save_draft
+    justification = form.cleaned_data.get("justification", "")
+    try:
+        item = service(assignment_id=assignment.pk, user=request.user, data=data, justification=justification)
+    except DomainError as exc:
+        outcome = SaveOutcome(notice=exc.message, status=exc.http_status)
+        if isinstance(exc, InvalidInput):
+            apply_domain_error(form, exc)
+            # Only a soft warning (concept not found) left: point the author at the justification.
+            concept = assignment.concept.name if assignment.concept else None
+            check = task_type.check_payload(task_type.normalize_payload(data), concept=concept)
+            outcome.needs_justification = bool(check.warnings) and not check.errors
+        return outcome
+    slug = assignment.project.slug
+    if submit:
+        messages.success(request, "Submitted for review. Here is your next one.")
+        url = reverse("author_queue", args=[slug])
+        return SaveOutcome(item=item, response=HttpResponseClientRedirect(url) if request.htmx else redirect(url))
+    notice = f"Draft saved at {timezone.localtime():%H:%M:%S}."
+    if request.htmx:
+        return SaveOutcome(item=item, notice=notice)
+    messages.success(request, notice)
+    return SaveOutcome(item=item, response=redirect("author_item", slug=slug, assignment_id=assignment.pk))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
@@ -64,60 +102,32 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     assignment = assignment_for_user(project=project, user=request.user, assignment_id=assignment_id)
     task_type = get_task_type(project.task_type)
     item = Item.objects.filter(assignment=assignment).select_related("current_version").first()
-    form_class = task_type.form_class()
-    form = form_class(posted(request), initial=_initial(task_type, item))
-    status, notice, needs_justification = 200, "", False
-    if request.method == "POST" and form.is_valid():
-        submit = request.POST.get("action") == "submit"
-        data = task_type.payload_from_form(form.cleaned_data)
-        service = item_submit if submit else item_save_draft
-        try:
-            item = service(
-                assignment_id=assignment.pk,
-                user=request.user,
-                data=data,
-                justification=form.cleaned_data.get("justification", ""),
-            )
-        except DomainError as exc:
-            notice, status = exc.message, exc.http_status
-            if isinstance(exc, InvalidInput):
-                apply_domain_error(form, exc)
-                concept = assignment.concept.name if assignment.concept else None
-                check = task_type.check_payload(task_type.normalize_payload(data), concept=concept)
-                needs_justification = bool(check.warnings) and not check.errors
-        else:
-            if submit:
-                messages.success(request, "Submitted for review. Here is your next one.")
-                if request.htmx:
-                    return HttpResponseClientRedirect(redirect("author_queue", slug=slug).url)
-                return redirect("author_queue", slug=slug)
-            notice = f"Draft saved at {timezone.localtime():%H:%M:%S}."
-            if not request.htmx:
-                messages.success(request, notice)
-                return redirect("author_item", slug=slug, assignment_id=assignment.pk)
-    elif request.method == "POST":
-        notice, status = "Some fields are too long.", 400
-    notice_is_error = status >= 400
-    # htmx only swaps 2xx responses; a refused draft save still needs its messages shown in place.
-    if request.htmx:
-        status = 200
-    elif notice and status >= 400:
-        messages.error(request, notice)
-        notice = ""
+    form = task_type.form_class()(posted(request), initial=_initial(task_type, item))
+    outcome = SaveOutcome()
+    if request.method == "POST":
+        outcome = _save(request, form=form, task_type=task_type, assignment=assignment)
+        if outcome.response is not None:
+            return outcome.response
+        item = outcome.item or item
+    notice_is_error = outcome.status >= 400
+    if notice_is_error and not request.htmx:
+        messages.error(request, outcome.notice)
     reviews = list(item.reviews.select_related("reviewer").prefetch_related("error_types")) if item else []
     context = project_context(
         membership,
         assignment=assignment,
         item=item,
         form=form,
-        notice=notice,
-        needs_justification=needs_justification,
+        notice="" if notice_is_error and not request.htmx else outcome.notice,
+        notice_is_error=notice_is_error,
+        needs_justification=outcome.needs_justification,
         editable=item is None or item.status in EDITABLE,
         cancelled=assignment.status == Assignment.Status.CANCELLED and item is None,
-        notice_is_error=notice_is_error,
         last_review=reviews[-1] if reviews and item.status in SHOW_REVIEW else None,
         progress=author_progress(project=project, user=request.user),
-        revisions=[r for r in revisions_for(project=project, user=request.user) if r.pk != (item.pk if item else None)],
+        revisions=[r for r in revisions_for(project=project, user=request.user) if item is None or r.pk != item.pk],
     )
-    template = "annotation/assignment_author.html"
-    return render(request, f"{template}#form" if request.htmx else template, context, status=status)
+    if request.htmx:
+        # htmx swaps only 2xx answers: a refused draft save is shown inside the form it replaces.
+        return render(request, "annotation/assignment_author.html#form", context)
+    return render(request, "annotation/assignment_author.html", context, status=outcome.status)

@@ -97,6 +97,7 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             project_update(project=project, **form.cleaned_data)
         except InvalidInput as exc:
+            project.refresh_from_db()  # the service set fields on this instance before its rollback
             apply_domain_error(form, exc)
             status = show_domain_error(request, exc)
         else:

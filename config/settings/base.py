@@ -135,6 +135,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ItemStatusEnum": "annotation.models.items.Item.Status",
         "AssignmentStatusEnum": "annotation.models.assignments.Assignment.Status",
+        "ConceptFileFormatEnum": "annotation.api.serializers.CONCEPT_FILE_FORMATS",
+        "ExportFormatEnum": "qc.models.ExportRun.Format",
     },
 }
 

@@ -1,4 +1,4 @@
-"""Test settings: fast password hashing is NOT used, so the Argon2 test checks the real hasher."""
+"""Test settings: the real Argon2 hasher is kept (factories share one precomputed hash for speed)."""
 
 from config.settings.base import *  # noqa: F403
 

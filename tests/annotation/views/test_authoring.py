@@ -176,8 +176,8 @@ def test_revision_request_shows_feedback_and_resubmission_makes_version_two(plan
 
     assert '<p class="feedback" dir="auto" id="last-review-feedback">Terlalu umum, sebutkan daerahnya.</p>' in page
     assert (
-        '<span class="tag" title="E.g. “all over the world”: not specific to the culture.">Context too general</span>'
-        in page
+        '<span class="tag" dir="auto" title="E.g. “all over the world”: not specific to the culture.">'
+        "Context too general</span>" in page
     )
     assert 'id="id_question">\nKapan orang biasanya berkunjung ke rumah saudara saat Lebaran?</textarea>' in page
 
@@ -239,4 +239,37 @@ def test_annotator_cannot_open_someone_elses_assignment(planned, client):
 
     assert client.get(author_url(planned.project, theirs)).status_code == 404
     assert client.post(author_url(planned.project, theirs), author_post(VALID_PAYLOAD)).status_code == 404
+    assert db_snapshot() == before
+
+
+def test_refused_htmx_draft_save_is_shown_inside_the_form(planned, client):
+    item = submitted_item(planned, VALID_PAYLOAD)
+    client.force_login(item.author)
+    before = db_snapshot()
+
+    response = client.post(
+        author_url(planned.project, item.assignment), author_post(VALID_PAYLOAD, action="save"), HTTP_HX_REQUEST="true"
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert (
+        '<p class="notice error" id="form-notice" role="alert">This item is submitted; it can only be edited as a '
+        "draft or when a reviewer asks for a revision.</p>"
+    ) in html
+    assert db_snapshot() == before
+
+
+def test_invalid_field_shape_is_refused_before_any_service(planned, client):
+    annotator = planned.annotators[0]
+    assignment = first_assignment(planned.project, annotator)
+    client.force_login(annotator)
+    before = db_snapshot()
+
+    response = client.post(author_url(planned.project, assignment), {**author_post(VALID_PAYLOAD), "answer": "F"})
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "Check the highlighted fields." in html
+    assert "Select a valid choice. F is not one of the available choices." in html
     assert db_snapshot() == before

@@ -66,7 +66,7 @@ def test_item_detail_shows_every_version_diff_and_review(csqa, client):
         '<td><ins dir="auto">Puasa</ins></td></tr>'
     ) in html
     assert '<p><strong>Request revision</strong> by <span dir="auto">demo-reviewer</span>' in html
-    assert '<span class="tag">Typo / mechanics</span>' in html
+    assert '<span class="tag" dir="auto">Typo / mechanics</span>' in html
     assert '<p class="feedback" dir="auto">Ada salah ketik.</p>' in html
     assert "<p><strong>Approve</strong> by" in html
     assert '<p class="feedback" dir="auto">Bagus.</p>' in html

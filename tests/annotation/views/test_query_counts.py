@@ -15,9 +15,9 @@ SIZES = {
     "small": {"categories": 2, "concepts_per_category": 3},
     "ten_times": {"categories": 4, "concepts_per_category": 15},
 }
-AUTHOR_PAGE_QUERIES = 1
-REVIEW_PAGE_QUERIES = 1
-DASHBOARD_QUERIES = 1
+AUTHOR_PAGE_QUERIES = 13
+REVIEW_PAGE_QUERIES = 9
+DASHBOARD_QUERIES = 10
 
 
 def payload_for(concept_name: str, answer: str = "A") -> dict:
