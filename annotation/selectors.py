@@ -77,7 +77,9 @@ def assignment_current(*, project: Project, user: AbstractBaseUser, kind: str) -
 
     return (
         Assignment.objects.select_related("concept__category")
-        .filter(project=project, user=user, kind=kind, status=Assignment.Status.ACTIVE, lease_expires_at__gte=timezone.now())
+        .filter(
+            project=project, user=user, kind=kind, status=Assignment.Status.ACTIVE, lease_expires_at__gte=timezone.now()
+        )
         .order_by("position", "id")
         .first()
     )
@@ -93,7 +95,12 @@ def author_progress(*, project: Project, user: AbstractBaseUser) -> list[dict]:
         .order_by("concept__category__name")
     )
     return [
-        {"category_id": r["concept__category_id"], "category": r["concept__category__name"], "done": r["done"], "total": r["total"]}
+        {
+            "category_id": r["concept__category_id"],
+            "category": r["concept__category__name"],
+            "done": r["done"],
+            "total": r["total"],
+        }
         for r in rows
     ]
 
@@ -131,10 +138,10 @@ def dashboard_stats(*, project: Project) -> dict:
         .annotate(total=Count("id"), done=Count("id", filter=Q(status=Assignment.Status.DONE)))
     ):
         progress[(row["user_id"], row["concept__category_id"])] = {"done": row["done"], "total": row["total"]}
-    by_status = dict(
-        Item.objects.filter(project=project).values_list("status").annotate(n=Count("id")).order_by()
+    by_status = dict(Item.objects.filter(project=project).values_list("status").annotate(n=Count("id")).order_by())
+    error_types = list(
+        ErrorType.objects.filter(project=project).order_by("position", "code").values_list("id", "code", "label")
     )
-    error_types = list(ErrorType.objects.filter(project=project).order_by("position", "code").values_list("id", "code", "label"))
     error_counts: dict[tuple[int, int], int] = defaultdict(int)
     for author_id, et_id, n in (
         Review.objects.filter(item__project=project, error_types__isnull=False)

@@ -43,10 +43,7 @@ def _handle(client: Any, session_key: str, path: str, body: dict) -> Answer:
         started = time.perf_counter()
         response = client.post(path, body, content_type="application/json")
         server_ms = (time.perf_counter() - started) * 1000
-    if response.status_code == 200:
-        data = response.json()
-    else:
-        data = response.content[:1000].decode("utf-8", "replace")
+    data = response.json() if response.status_code == 200 else response.content[:1000].decode("utf-8", "replace")
     return Answer(response.status_code, data, server_ms, len(captured))
 
 

@@ -30,7 +30,7 @@ from django.db.models import TextField
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from annotation.annotators import annotator_ranks, project_annotators, rank_of
+from annotation.annotators import annotator_ranks, project_annotators
 from annotation.models import Item, Judgment, Project
 from qc.agreement import majority
 from qc.batching import batched
@@ -163,6 +163,7 @@ def gold_rows(*, project: Project, chunk_size: int = 2000) -> Iterator[tuple[str
     """(split, row) for every exported item, in item order. Two queries per chunk of items."""
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
     ranks = annotator_ranks(annotators)
+    last = len(ranks)
     codes = {a.user_id: a.code for a in annotators}
     items = (
         Item.objects.filter(project=project, status__in=EXPORTED)
@@ -183,7 +184,7 @@ def gold_rows(*, project: Project, chunk_size: int = 2000) -> Iterator[tuple[str
         ):
             by_item.setdefault(item_id, []).append((user_id, answer, _rendered(flags), comment))
         for pk, external_id, source, category, concept, payload in chunk:
-            rows = sorted(by_item.get(pk, ()), key=lambda r: rank_of(ranks, r[0]))
+            rows = sorted(by_item.get(pk, ()), key=lambda r: (ranks.get(r[0], last), r[0]))
             yield (
                 SPLIT_BY_SOURCE.get(source, "test"),
                 csqa_row(

@@ -28,9 +28,7 @@ class Review(models.Model):
         REJECT = "reject", "Reject"
 
     item = models.ForeignKey("annotation.Item", on_delete=models.CASCADE, related_name="reviews")
-    item_version = models.OneToOneField(
-        "annotation.ItemVersion", on_delete=models.PROTECT, related_name="review"
-    )
+    item_version = models.OneToOneField("annotation.ItemVersion", on_delete=models.PROTECT, related_name="review")
     reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reviews")
     decision = models.CharField(max_length=20, choices=Decision.choices)
     error_types = models.ManyToManyField(ErrorType, blank=True, related_name="reviews")

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 from annotation.models import Membership, Project
 from annotation.services.projects import membership_add, project_create
-from tests.factories import ConceptFactory, CategoryFactory, UserFactory
+from tests.factories import CategoryFactory, ConceptFactory, UserFactory
 
 PASSWORD = "pw-Gotong-2026"
 

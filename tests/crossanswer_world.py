@@ -12,6 +12,9 @@ categories culinary, family, culinary, family.
     item3 (W4, D)  D   D   D   -    W1 and W2 flag the question ambiguous -> excluded (2 > 1)
 
 so the conflicts (answerer x creator) are W1xW3 = 1, W2xW3 = 1, W3xW1 = 1, W4xW2 = 1.
+
+Also: a small id-csqa file to import, and the list of every issue-3 endpoint and page (for the
+permission matrices).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import json
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from annotation.models import Item, Membership, Project
 from annotation.services.projects import membership_add
@@ -130,3 +135,52 @@ def id_csqa_file(rows: int = 3) -> bytes:
     del broken["id"]
     out.append(broken)
     return json.dumps(out, ensure_ascii=False).encode()
+
+
+def api_requests(slug, *, assignment_id, run_id):
+    """Every issue-3 API endpoint of the project `slug`, with a body an allowed caller could send."""
+    base = f"/api/projects/{slug}"
+    return [
+        ("post", f"{base}/plans/cross-answers/", {"seed": 3}),
+        ("post", f"{base}/answers/next/", {}),
+        ("get", f"{base}/answers/{assignment_id}/", None),
+        ("post", f"{base}/answers/{assignment_id}/", {"answer": "A"}),
+        ("get", f"{base}/reports/csqa/", None),
+        ("get", f"{base}/exports/", None),
+        ("post", f"{base}/exports/", {"format": "csv"}),
+        ("get", f"{base}/exports/{run_id}/", None),
+        ("get", f"{base}/exports/{run_id}/files/test.jsonl", None),
+        ("post", f"{base}/imports/csqa/", "multipart"),
+    ]
+
+
+def page_requests(slug, *, assignment_id, run_id):
+    """Every issue-3 page of the project `slug`, GET and POST."""
+    return [
+        ("get", reverse("crossanswer_plan", args=[slug]), None),
+        ("post", reverse("crossanswer_plan", args=[slug]), {}),
+        ("get", reverse("answer_queue", args=[slug]), None),
+        ("get", reverse("answer_item", args=[slug, assignment_id]), None),
+        ("post", reverse("answer_item", args=[slug, assignment_id]), {"answer": "A"}),
+        ("get", reverse("csqa_report_page", args=[slug]), None),
+        ("get", reverse("csqa_report_json", args=[slug]), None),
+        ("get", reverse("conflicts_csv", args=[slug]), None),
+        ("get", reverse("csqa_import_page", args=[slug]), None),
+        ("post", reverse("csqa_import_page", args=[slug]), "multipart"),
+        ("get", reverse("export_page", args=[slug]), None),
+        ("post", reverse("export_page", args=[slug]), {"format": "csv"}),
+        ("get", reverse("export_download", args=[slug, run_id, "test.jsonl"]), None),
+    ]
+
+
+def call(client, method, path, body):
+    """One request with an API client (token) or a page client (session); "multipart" uploads a file."""
+    if body == "multipart":
+        upload = SimpleUploadedFile("ind.json", id_csqa_file(), content_type="application/json")
+        data = {"file": upload, "language": "id"}
+        return (
+            client.post(path, data, format="multipart") if hasattr(client, "credentials") else client.post(path, data)
+        )
+    if hasattr(client, "credentials"):
+        return getattr(client, method)(path, body, format="json")
+    return getattr(client, method)(path, body or {})

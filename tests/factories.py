@@ -1,8 +1,8 @@
 from functools import lru_cache
 
 import factory
-from django.contrib.auth.hashers import make_password
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 
 from annotation.models import AnnotatorProfile, Category, Concept, Membership, Project, ProjectLanguage
 
@@ -12,7 +12,8 @@ TEST_PASSWORD = "pw-Gotong-2026"
 
 @lru_cache(maxsize=1)
 def _shared_password_hash() -> str:
-    return make_password(TEST_PASSWORD)
+    # Always Argon2, whatever a test has set PASSWORD_HASHERS to: the cache outlives settings overrides.
+    return make_password(TEST_PASSWORD, hasher="argon2")
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -68,7 +68,7 @@ def parse_csv(text: str, languages: set[str]) -> ParseResult:
         for prefix in ("concept_", "category_"):
             if column.startswith(prefix) and column[len(prefix) :] not in languages:
                 result.errors.append(
-                    f"Line 1: column “{column}” is for language “{column[len(prefix):]}”, "
+                    f"Line 1: column “{column}” is for language “{column[len(prefix) :]}”, "
                     f"which the project does not use ({', '.join(sorted(languages))})."
                 )
     if result.errors:

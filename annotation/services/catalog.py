@@ -43,16 +43,19 @@ def concepts_import(*, project: Project, data: bytes, filename: str = "", fmt: s
         key = row.category.casefold()
         category = categories.get(key)
         if category is None:
-            category = Category.objects.create(project=project, name=row.category, translations=row.category_translations)
+            category = Category.objects.create(
+                project=project, name=row.category, translations=row.category_translations
+            )
             categories[key] = category
             categories_created += 1
-        elif row.category_translations and {**category.translations, **row.category_translations} != category.translations:
+        elif (
+            row.category_translations
+            and {**category.translations, **row.category_translations} != category.translations
+        ):
             category.translations = {**category.translations, **row.category_translations}
             category.save(update_fields=["translations"])
 
-    existing = {
-        (c.category_id, c.name.casefold()): c for c in Concept.objects.filter(project=project)
-    }
+    existing = {(c.category_id, c.name.casefold()): c for c in Concept.objects.filter(project=project)}
     to_create, to_update = [], []
     for row in parsed.rows:
         category = categories[row.category.casefold()]

@@ -18,9 +18,7 @@ EDITABLE = (Item.Status.DRAFT, Item.Status.REVISION_REQUESTED)
 def _lock_authoring(assignment_id: int, user: AbstractBaseUser) -> tuple[Assignment, Item | None]:
     # Lock order everywhere: assignment, then item (both by pk), so two saves can't deadlock.
     assignment = (
-        Assignment.objects.select_for_update(of=("self",))
-        .select_related("project", "concept")
-        .get(pk=assignment_id)
+        Assignment.objects.select_for_update(of=("self",)).select_related("project", "concept").get(pk=assignment_id)
     )
     if assignment.user_id != user.pk or assignment.kind != Assignment.Kind.AUTHOR:
         raise NotAllowed("This assignment is not yours.")
@@ -85,9 +83,7 @@ def item_save_draft(
 
 
 @transaction.atomic
-def item_submit(
-    *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = ""
-) -> Item:
+def item_submit(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = "") -> Item:
     """Validate and submit for review (first time or after a revision request)."""
     assignment, item = _lock_authoring(assignment_id, user)
     if item is not None and item.status not in EDITABLE:

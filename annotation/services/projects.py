@@ -98,9 +98,7 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
 
 
 @transaction.atomic
-def membership_add(
-    *, project: Project, user: AbstractBaseUser, role: str, code: str = ""
-) -> Membership:
+def membership_add(*, project: Project, user: AbstractBaseUser, role: str, code: str = "") -> Membership:
     """Add a member, or re-activate and re-role one who left."""
     if role not in Membership.Role.values:
         raise InvalidInput(f"Unknown role {role!r}.", field_errors={"role": ["Choose admin, reviewer or annotator."]})

@@ -47,7 +47,7 @@ def test_held_work_counts_and_is_not_planned_again():
     assert [s.worker_id for s in slots if s.unit_id == units[1].id] != [1]
     assert 1 not in {s.worker_id for s in slots if s.unit_id == units[1].id}
     totals = Counter(s.worker_id for s in slots)
-    for unit_id, workers in held.items():
+    for _unit_id, workers in held.items():
         for w in workers:
             totals[w] += 1
     assert sorted(totals.values()) == [2, 3, 3]

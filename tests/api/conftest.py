@@ -1,14 +1,7 @@
-import pytest
 from django.apps import apps
 from rest_framework.test import APIClient
 
 from annotation.api.services import auth_token_obtain
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # These tests build many users; hashing is not what they test (tests/config checks Argon2).
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def client_for(user) -> APIClient:

@@ -12,7 +12,16 @@ from annotation.models import Assignment, Item, Judgment
 from annotation.services.crossanswer import assignment_plan_cross_answers
 from qc.models import ExportRun
 from tests.api.conftest import client_for, db_state
-from tests.crossanswer_world import CHOICES, QUESTIONS, add_answers, id_csqa_file, make_world
+from tests.crossanswer_world import (
+    CHOICES,
+    QUESTIONS,
+    add_answers,
+    api_requests,
+    call,
+    id_csqa_file,
+    make_world,
+    page_requests,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -173,31 +182,11 @@ def test_invalid_answers_are_refused_and_change_nothing(planned):
         client.post(url, {"uncertain": "maybe"}, format="json"),
     ]
 
-    assert [(r.status_code, r.json()) for r in answers] == [
-        (
-            400,
-            {
-                "detail": "The answer can't be saved yet.",
-                "code": "invalid",
-                "errors": {"answer": ["Choose one of the options A-E."]},
-            },
-        ),
-        (
-            400,
-            {
-                "detail": "The answer can't be saved yet.",
-                "code": "invalid",
-                "errors": {"option_ambiguous": ["Give one true/false per option (5)."]},
-            },
-        ),
-        (
-            400,
-            {
-                "detail": "Invalid input.",
-                "code": "invalid",
-                "errors": {"answer": ["This field is required."], "uncertain": ["Must be a valid boolean."]},
-            },
-        ),
+    refused = "The answer can't be saved yet."
+    assert [(r.status_code, r.json()["detail"], r.json()["errors"]) for r in answers] == [
+        (400, refused, {"answer": ["Choose one of the options A-E."]}),
+        (400, refused, {"option_ambiguous": ["Give one true/false per option (5)."]}),
+        (400, "Invalid input.", {"answer": ["This field is required."], "uncertain": ["Must be a valid boolean."]}),
     ]
     assert db_state() == before
 
@@ -375,52 +364,6 @@ def two_projects(media, django_capture_on_commit_callbacks):
     return world, other, ExportRun.objects.get(project=world.project)
 
 
-def _api_requests(slug, *, assignment_id, run_id):
-    base = f"/api/projects/{slug}"
-    return [
-        ("post", f"{base}/plans/cross-answers/", {"seed": 3}),
-        ("post", f"{base}/answers/next/", {}),
-        ("get", f"{base}/answers/{assignment_id}/", None),
-        ("post", f"{base}/answers/{assignment_id}/", {"answer": "A"}),
-        ("get", f"{base}/reports/csqa/", None),
-        ("get", f"{base}/exports/", None),
-        ("post", f"{base}/exports/", {"format": "csv"}),
-        ("get", f"{base}/exports/{run_id}/", None),
-        ("get", f"{base}/exports/{run_id}/files/test.jsonl", None),
-        ("post", f"{base}/imports/csqa/", "multipart"),
-    ]
-
-
-def _page_requests(slug, *, assignment_id, run_id):
-    return [
-        ("get", reverse("crossanswer_plan", args=[slug]), None),
-        ("post", reverse("crossanswer_plan", args=[slug]), {}),
-        ("get", reverse("answer_queue", args=[slug]), None),
-        ("get", reverse("answer_item", args=[slug, assignment_id]), None),
-        ("post", reverse("answer_item", args=[slug, assignment_id]), {"answer": "A"}),
-        ("get", reverse("csqa_report_page", args=[slug]), None),
-        ("get", reverse("csqa_report_json", args=[slug]), None),
-        ("get", reverse("conflicts_csv", args=[slug]), None),
-        ("get", reverse("csqa_import_page", args=[slug]), None),
-        ("post", reverse("csqa_import_page", args=[slug]), "multipart"),
-        ("get", reverse("export_page", args=[slug]), None),
-        ("post", reverse("export_page", args=[slug]), {"format": "csv"}),
-        ("get", reverse("export_download", args=[slug, run_id, "test.jsonl"]), None),
-    ]
-
-
-def _call(client, method, path, body):
-    if body == "multipart":
-        upload = SimpleUploadedFile("ind.json", id_csqa_file(), content_type="application/json")
-        data = {"file": upload, "language": "id"}
-        return (
-            client.post(path, data, format="multipart") if hasattr(client, "credentials") else client.post(path, data)
-        )
-    if hasattr(client, "credentials"):
-        return getattr(client, method)(path, body, format="json")
-    return getattr(client, method)(path, body or {})
-
-
 @pytest.mark.parametrize("role", ["admin", "reviewer", "annotator"])
 def test_member_of_another_project_gets_404_everywhere_and_changes_nothing(two_projects, role):
     world, other, run = two_projects
@@ -431,12 +374,12 @@ def test_member_of_another_project_gets_404_everywhere_and_changes_nothing(two_p
     pages.force_login(outsider)
     before = db_state()
 
-    api_answers = [(p, _call(api, m, p, b)) for m, p, b in _api_requests("xa", **ids)]
-    page_answers = [(p, _call(pages, m, p, b)) for m, p, b in _page_requests("xa", **ids)]
+    api_answers = [(p, call(api, m, p, b)) for m, p, b in api_requests("xa", **ids)]
+    page_answers = [(p, call(pages, m, p, b)) for m, p, b in page_requests("xa", **ids)]
     # The outsider's own project in the address, this project's ids: still 404.
     aid, rid = assignment.pk, run.pk
     own_answers = [
-        (p, _call(api, m, p, b))
+        (p, call(api, m, p, b))
         for m, p, b in [
             ("get", f"/api/projects/other/answers/{aid}/", None),
             ("post", f"/api/projects/other/answers/{aid}/", {"answer": "A"}),
@@ -444,7 +387,7 @@ def test_member_of_another_project_gets_404_everywhere_and_changes_nothing(two_p
             ("get", f"/api/projects/other/exports/{rid}/files/test.jsonl", None),
         ]
     ] + [
-        (p, _call(pages, m, p, b))
+        (p, call(pages, m, p, b))
         for m, p, b in [
             ("get", reverse("answer_item", args=["other", aid]), None),
             ("post", reverse("answer_item", args=["other", aid]), {"answer": "A"}),
@@ -471,8 +414,8 @@ def test_anonymous_callers_are_told_to_authenticate_or_sent_to_log_in(two_projec
     api.credentials()
     before = db_state()
 
-    api_answers = [_call(api, m, p, b) for m, p, b in _api_requests("xa", **ids)]
-    page_answers = [_call(Client(), m, p, b) for m, p, b in _page_requests("xa", **ids)]
+    api_answers = [call(api, m, p, b) for m, p, b in api_requests("xa", **ids)]
+    page_answers = [call(Client(), m, p, b) for m, p, b in page_requests("xa", **ids)]
 
     assert {(r.status_code, r.json()["code"]) for r in api_answers} == {(401, "not_authenticated")}
     assert {r.status_code for r in page_answers} == {302}

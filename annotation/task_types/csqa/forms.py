@@ -16,9 +16,7 @@ class CsqaAuthorForm(forms.Form):
     choice_c = forms.CharField(label="C", required=False, max_length=500, widget=forms.TextInput(attrs=_TEXT))
     choice_d = forms.CharField(label="D", required=False, max_length=500, widget=forms.TextInput(attrs=_TEXT))
     choice_e = forms.CharField(label="E", required=False, max_length=500, widget=forms.TextInput(attrs=_TEXT))
-    answer = forms.ChoiceField(
-        required=False, choices=[(label, label) for label in LABELS], widget=forms.RadioSelect
-    )
+    answer = forms.ChoiceField(required=False, choices=[(label, label) for label in LABELS], widget=forms.RadioSelect)
     justification = forms.CharField(
         required=False,
         max_length=2000,

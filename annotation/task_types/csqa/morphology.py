@@ -19,10 +19,41 @@ _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*", re.UNICODE)
 _PREFIXES = sorted(
     [
         # Indonesian
-        "meng", "meny", "mem", "men", "me", "peng", "peny", "pem", "pen", "pe", "per", "ber", "be",
-        "di", "ke", "ter", "te", "se", "memper", "diper",
+        "meng",
+        "meny",
+        "mem",
+        "men",
+        "me",
+        "peng",
+        "peny",
+        "pem",
+        "pen",
+        "pe",
+        "per",
+        "ber",
+        "be",
+        "di",
+        "ke",
+        "ter",
+        "te",
+        "se",
+        "memper",
+        "diper",
         # Sundanese
-        "nga", "ng", "ny", "pa", "pang", "pi", "sa", "ti", "ka", "barang", "silih", "ba", "pika", "dipika",
+        "nga",
+        "ng",
+        "ny",
+        "pa",
+        "pang",
+        "pi",
+        "sa",
+        "ti",
+        "ka",
+        "barang",
+        "silih",
+        "ba",
+        "pika",
+        "dipika",
     ],
     key=len,
     reverse=True,
@@ -30,9 +61,22 @@ _PREFIXES = sorted(
 _SUFFIXES = sorted(
     [
         # Indonesian: derivational, possessive, particles
-        "kan", "an", "i", "nya", "lah", "kah", "pun", "ku", "mu",
+        "kan",
+        "an",
+        "i",
+        "nya",
+        "lah",
+        "kah",
+        "pun",
+        "ku",
+        "mu",
         # Sundanese
-        "eun", "keun", "na", "na", "an", "ing",
+        "eun",
+        "keun",
+        "na",
+        "na",
+        "an",
+        "ing",
     ],
     key=len,
     reverse=True,
@@ -92,10 +136,8 @@ def candidate_roots(word: str) -> frozenset[str]:
         for nasal, restores in _BARE_NASAL.items():
             if stem.startswith(nasal) and len(stem) - len(nasal) >= 3:
                 found.update(r + stem[len(nasal) :] for r in restores)
-        if len(stem) > 4:
-            for infix in _INFIXES:
-                if stem[1:3] == infix:
-                    found.add(stem[0] + stem[3:])
+        if len(stem) > 4 and stem[1:3] in _INFIXES:
+            found.add(stem[0] + stem[3:])
     return frozenset(r for r in found if len(r) >= 2)
 
 

@@ -28,5 +28,7 @@ def test_an_admin_can_step_down_once_another_admin_exists(csqa):
     admin.refresh_from_db()
     assert admin.is_active is False
     assert list(
-        Membership.objects.filter(project=csqa.project, role="admin", is_active=True).values_list("user__username", flat=True)
+        Membership.objects.filter(project=csqa.project, role="admin", is_active=True).values_list(
+            "user__username", flat=True
+        )
     ) == ["demo-reviewer"]
