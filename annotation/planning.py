@@ -41,16 +41,21 @@ def plan_balanced(
     seed: int,
     held: Mapping[int, Collection[int]] | None = None,
     excluded: Mapping[int, Collection[int]] | None = None,
+    preferred: Mapping[int, Collection[int]] | None = None,
 ) -> list[PlannedSlot]:
     """Return the new (unit, worker) slots that bring every unit to `per_unit` distinct workers.
 
     held: unit -> workers already holding it (started or done work that must not move); they count
           towards the unit's quota and towards their loads, and are never planned again.
     excluded: unit -> workers who may never get it (its author).
+    preferred: unit -> workers who hold it as unstarted work from an earlier plan. They keep it unless
+          balance needs it elsewhere, so a re-plan after someone joins or leaves moves only what it
+          must instead of reshuffling every queue.
     Raises PlanningError when some unit cannot get enough eligible workers.
     """
     held = held or {}
     excluded = excluded or {}
+    preferred = preferred or {}
     if per_unit < 1:
         raise PlanningError("Each unit needs at least one worker.")
     rng = random.Random(seed)
@@ -69,35 +74,98 @@ def plan_balanced(
                 total_load[w] += 1
 
     slots: list[PlannedSlot] = []
-    position = 0
     for group in sorted(by_group):
         group_units = sorted(by_group[group], key=lambda u: u.id)
         rng.shuffle(group_units)
-        heap = [(group_load[(group, w)], total_load[w], ranks[w], w) for w in ordered_workers]
-        heapq.heapify(heap)
+        planned: dict[int, list[int]] = {}
+        # 1. Earlier unstarted work stays where it is, for now.
         for unit in group_units:
-            taken = set(held.get(unit.id, ()))
-            need = per_unit - len(taken)
-            if need <= 0:
-                continue
-            blocked = taken | set(excluded.get(unit.id, ()))
-            chosen, skipped = [], []
-            while heap and len(chosen) < need:
-                entry = heapq.heappop(heap)
-                (chosen if entry[3] not in blocked else skipped).append(entry)
-            if len(chosen) < need:
-                raise PlanningError(
-                    f"Unit {unit.id} needs {per_unit} workers but only {len(taken) + len(chosen)} are eligible."
-                )
-            for gl, tl, rank, w in chosen:
-                slots.append(PlannedSlot(unit_id=unit.id, worker_id=w, position=position))
-                position += 1
-                group_load[(group, w)] = gl + 1
-                total_load[w] = tl + 1
-                heapq.heappush(heap, (gl + 1, tl + 1, rank, w))
-            for entry in skipped:
-                heapq.heappush(heap, entry)
+            room = per_unit - len(held.get(unit.id, ()))
+            blocked = set(held.get(unit.id, ())) | set(excluded.get(unit.id, ()))
+            for w in sorted(preferred.get(unit.id, ())):
+                if room > 0 and w in worker_set and w not in blocked:
+                    planned.setdefault(unit.id, []).append(w)
+                    group_load[(group, w)] += 1
+                    total_load[w] += 1
+                    room -= 1
+        # 2. Open slots go to the least-loaded eligible workers.
+        _fill_least_loaded(
+            group, group_units, per_unit, held, excluded, planned, ordered_workers, ranks, group_load, total_load
+        )
+        # 3. Kept work may leave the group unbalanced (a newcomer has none): move single units from the
+        #    most- to the least-loaded worker until every load is within one of every other.
+        _rebalance(group, group_units, held, excluded, planned, ordered_workers, ranks, group_load, total_load)
+        for unit in group_units:
+            for w in planned.get(unit.id, ()):
+                slots.append(PlannedSlot(unit_id=unit.id, worker_id=w, position=len(slots)))
     return slots
+
+
+def _fill_least_loaded(group, group_units, per_unit, held, excluded, planned, workers, ranks, group_load, total_load):
+    heap = [(group_load[(group, w)], total_load[w], ranks[w], w) for w in workers]
+    heapq.heapify(heap)
+    for unit in group_units:
+        taken = set(held.get(unit.id, ())) | set(planned.get(unit.id, ()))
+        need = per_unit - len(taken)
+        if need <= 0:
+            continue
+        blocked = taken | set(excluded.get(unit.id, ()))
+        chosen, skipped = [], []
+        while heap and len(chosen) < need:
+            entry = heapq.heappop(heap)
+            # Entries go stale when step 1 or an earlier unit raised the worker's load; refresh them.
+            fresh = (group_load[(group, entry[3])], total_load[entry[3]], entry[2], entry[3])
+            if fresh != entry:
+                heapq.heappush(heap, fresh)
+                continue
+            (chosen if entry[3] not in blocked else skipped).append(entry)
+        if len(chosen) < need:
+            raise PlanningError(
+                f"Unit {unit.id} needs {per_unit} workers but only {len(taken) + len(chosen)} are eligible."
+            )
+        for gl, tl, rank, w in chosen:
+            planned.setdefault(unit.id, []).append(w)
+            group_load[(group, w)] = gl + 1
+            total_load[w] = tl + 1
+            heapq.heappush(heap, (gl + 1, tl + 1, rank, w))
+        for entry in skipped:
+            heapq.heappush(heap, entry)
+
+
+def _rebalance(group, group_units, held, excluded, planned, workers, ranks, group_load, total_load):
+    units_of: dict[int, list[int]] = defaultdict(list)
+    for unit in group_units:
+        for w in planned.get(unit.id, ()):
+            units_of[w].append(unit.id)
+    while True:
+        by_load = sorted(workers, key=lambda w: (group_load[(group, w)], total_load[w], ranks[w]))
+        low = by_load[0]
+        if group_load[(group, by_load[-1])] - group_load[(group, low)] <= 1 and (
+            max(total_load[w] for w in workers) - min(total_load[w] for w in workers) <= 1
+        ):
+            return
+        moved = False
+        for high in reversed(by_load):
+            gap = group_load[(group, high)] - group_load[(group, low)]
+            # A gap of one may still move when it evens out the totals across groups.
+            if gap <= 0 or (gap == 1 and total_load[high] - total_load[low] <= 1):
+                continue
+            for unit_id in reversed(units_of[high]):
+                if low in planned[unit_id] or low in held.get(unit_id, ()) or low in excluded.get(unit_id, ()):
+                    continue
+                planned[unit_id][planned[unit_id].index(high)] = low
+                units_of[high].remove(unit_id)
+                units_of[low].append(unit_id)
+                group_load[(group, high)] -= 1
+                total_load[high] -= 1
+                group_load[(group, low)] += 1
+                total_load[low] += 1
+                moved = True
+                break
+            if moved:
+                break
+        if not moved:
+            return
 
 
 def loads_by_group(pairs: Iterable[tuple[int, int]], unit_group: Mapping[int, int]) -> dict[int, dict[int, int]]:

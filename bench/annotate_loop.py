@@ -5,7 +5,7 @@ Run (PostgreSQL only; the database is migrated first if needed):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench .venv/bin/python bench/annotate_loop.py
 
 Options (defaults in brackets): --annotators [1000] --concepts [100000] --clients [32]
---requests [3200] --server-workers [3] --recreate-db.
+--requests [3200] --server-workers [number of CPUs] --recreate-db.
 Each run makes a new project `bench-<annotators>x<concepts>-<time>` with its own users, so earlier runs
 are never touched; --recreate-db drops and re-creates the database first (refused unless its name
 contains "bench"), for a clean, repeatable measurement.
@@ -22,12 +22,13 @@ What it does:
 
 Server time per request is `time.perf_counter()` around Django's test `client.post`: the whole request
 (middleware, session, auth, view, services, SQL), with the queries counted as
-`django_assert_num_queries` counts them (BEGIN/COMMIT included). The requests are served like the
-deployment serves them (docker/: gunicorn, 3 sync worker processes): `--server-workers` forked
-processes each handle one request at a time, and the 32 clients' requests wait in a queue for a free
-one; that wait is reported apart as `client_p50_ms`/`client_p95_ms`. With `--server-workers 0` every
-client thread runs Django itself inside this one process, so server time then also includes waiting
-for the GIL behind the 31 other clients.
+`django_assert_num_queries` counts them (BEGIN/COMMIT included). The requests are served the way the
+deployment serves them (docker/: gunicorn sync workers): `--server-workers` forked processes each
+handle one request at a time, and the 32 clients' requests wait in a queue for a free one; that wait
+is reported apart as `client_p50_ms`/`client_p95_ms`. The default is one worker per CPU: on a 2-CPU
+machine that also runs PostgreSQL, a third worker lowers throughput and only adds CPU contention to
+every request. With `--server-workers 0` every client thread runs Django itself inside this one
+process, so server time then also includes waiting for the GIL behind the 31 other clients.
 
 Prints progress to stderr and, as the last stdout line, one JSON object with `plan_seconds`, `p50_ms`,
 `p95_ms`, `p99_ms`, `queries_per_request` (mean over all requests) and details.
@@ -71,9 +72,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--concepts", type=int, default=100_000)
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--requests", type=int, default=3200, help="total requests (half next, half submit)")
-    parser.add_argument(
-        "--server-workers", type=int, default=int(os.environ.get("GUNICORN_WORKERS", "3")), help="0: in-process"
-    )
+    parser.add_argument("--server-workers", type=int, default=os.cpu_count() or 1, help="0: in-process threads")
     parser.add_argument("--recreate-db", action="store_true")
     return parser.parse_args()
 
@@ -135,7 +134,7 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
             ((project.pk, categories[i // per_category].pk, f"konsep{i:06d}", "{}") for i in range(concepts)),
         )
     seconds = time.perf_counter() - started
-    log(f"filled {slug}: {annotators} annotators, {concepts} concepts in {len(categories)} categories ({seconds:.1f} s)")
+    log(f"filled {slug}: {annotators} annotators, {concepts} concepts in {len(categories)} categories, {seconds:.1f} s")
     return Filled(project=project, annotator_ids=annotator_ids, seconds=seconds)
 
 

@@ -30,9 +30,11 @@ class PlanSummary:
 def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> PlanSummary:
     """Plan authoring: every concept to `authors_per_concept` distinct active annotators, balanced.
 
-    Work that is started or done (status active/done) never moves. Unstarted (pending) work is
-    re-planned: rows the new plan keeps stay, the rest are removed (they carry no data), new ones are
-    bulk-created. Work started by an annotator who has since left is cancelled and re-planned.
+    Work that is started or done (status active/done) never moves. Unstarted (pending) work stays
+    with its annotator unless balance needs it elsewhere: after a join the newcomer gets a fair share,
+    after a leave only the leaver's work is dealt out. Rows the new plan drops are removed (they carry
+    no data), new ones are bulk-created. Work started by an annotator who has since left is cancelled
+    and re-planned.
     """
     # One planner at a time per project: a second one waits, then sees the first one's rows.
     Project.objects.select_for_update().filter(pk=project.pk).get()
@@ -47,7 +49,9 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
         raise InvalidInput(
             f"Planning needs at least {k} active annotators (authors per concept); the project has {len(annotators)}."
         )
-    units = [Unit(id=cid, group=cat) for cid, cat in Concept.objects.filter(project=project).values_list("id", "category_id")]
+    units = [
+        Unit(id=cid, group=cat) for cid, cat in Concept.objects.filter(project=project).values_list("id", "category_id")
+    ]
     active_set = set(annotators)
 
     existing = list(
@@ -69,13 +73,20 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
         else:
             cancelled[(concept_id, user_id)] = aid
 
+    # Unstarted work stays with its annotator unless balance needs it elsewhere (someone joined or left).
+    preferred: dict[int, set[int]] = {}
+    for concept_id, user_id in pending:
+        if user_id in active_set:
+            preferred.setdefault(concept_id, set()).add(user_id)
     try:
-        slots = plan_balanced(units=units, workers=annotators, per_unit=k, seed=seed, held=held)
+        slots = plan_balanced(units=units, workers=annotators, per_unit=k, seed=seed, held=held, preferred=preferred)
     except PlanningError as exc:
         raise InvalidInput(str(exc)) from None
 
     if orphaned_started:
-        Assignment.objects.filter(pk__in=orphaned_started).update(status=Assignment.Status.CANCELLED, lease_expires_at=None)
+        Assignment.objects.filter(pk__in=orphaned_started).update(
+            status=Assignment.Status.CANCELLED, lease_expires_at=None
+        )
     to_create: list[tuple[int, int, int]] = []
     kept = 0
     keep_positions: list[Assignment] = []
@@ -89,7 +100,9 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
             if position != slot.position:
                 keep_positions.append(Assignment(pk=aid, position=slot.position))
         elif key in cancelled:
-            reactivate.append(Assignment(pk=cancelled.pop(key), position=slot.position, status=Assignment.Status.PENDING))
+            reactivate.append(
+                Assignment(pk=cancelled.pop(key), position=slot.position, status=Assignment.Status.PENDING)
+            )
         else:
             to_create.append((slot.unit_id, slot.worker_id, slot.position))
     removed = 0
@@ -172,4 +185,6 @@ def assignment_claim_next(*, project: Project, user: AbstractBaseUser, kind: str
 
 
 def assignment_renew_lease(*, assignment: Assignment) -> None:
-    Assignment.objects.filter(pk=assignment.pk, status=Assignment.Status.ACTIVE).update(lease_expires_at=_lease_deadline())
+    Assignment.objects.filter(pk=assignment.pk, status=Assignment.Status.ACTIVE).update(
+        lease_expires_at=_lease_deadline()
+    )

@@ -65,3 +65,60 @@ def test_excluded_worker_never_gets_the_unit():
 def test_not_enough_workers_is_refused():
     with pytest.raises(PlanningError, match="needs 3 workers but only 2 are eligible"):
         plan_balanced(units=_units(1, 1), workers=[1, 2], per_unit=3, seed=0)
+
+
+def _pairs(slots) -> set[tuple[int, int]]:
+    return {(s.unit_id, s.worker_id) for s in slots}
+
+
+def _preferred(pairs) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {}
+    for unit_id, worker in pairs:
+        out.setdefault(unit_id, set()).add(worker)
+    return out
+
+
+def _assert_balanced_per_group(slots, units):
+    loads = loads_by_group([(s.unit_id, s.worker_id) for s in slots], {u.id: u.group for u in units})
+    for group_loads in loads.values():
+        assert max(group_loads.values()) - min(group_loads.values()) <= 1
+
+
+def test_when_a_worker_leaves_only_their_units_move():
+    units = _units(groups=5, per_group=20)
+    first = _pairs(plan_balanced(units=units, workers=[1, 2, 3, 4, 5, 6], per_unit=2, seed=5))
+
+    slots = plan_balanced(
+        units=units, workers=[1, 2, 3, 4, 5], per_unit=2, seed=5, preferred=_preferred(p for p in first if p[1] != 6)
+    )
+
+    second = _pairs(slots)
+    staying = {p for p in first if p[1] != 6}
+    assert len(staying) == 166
+    # The leaver's 34 units are dealt out; a handful more move only to make the totals equal.
+    assert len(staying - second) == 6
+    assert Counter(s.worker_id for s in slots) == {1: 40, 2: 40, 3: 40, 4: 40, 5: 40}
+    _assert_balanced_per_group(slots, units)
+
+
+def test_when_a_worker_joins_they_get_a_fair_share_and_nothing_else_moves():
+    units = _units(groups=5, per_group=20)
+    first = _pairs(plan_balanced(units=units, workers=[1, 2, 3, 4, 5], per_unit=2, seed=5))
+
+    slots = plan_balanced(units=units, workers=[1, 2, 3, 4, 5, 6], per_unit=2, seed=5, preferred=_preferred(first))
+
+    second = _pairs(slots)
+    newcomer = {p for p in second if p[1] == 6}
+    totals = Counter(s.worker_id for s in slots)
+    assert sorted(totals.values()) == [33, 33, 33, 33, 34, 34]
+    # Only the newcomer's share moved; everything else stayed with its earlier holder.
+    assert second - first == newcomer
+    assert len(first - second) == len(newcomer) == totals[6]
+    _assert_balanced_per_group(slots, units)
+
+
+def test_preferred_work_is_capped_so_balance_survives_a_lopsided_old_plan():
+    units = _units(groups=1, per_group=12)
+    # An old plan that gave worker 1 every unit.
+    slots = plan_balanced(units=units, workers=[1, 2, 3], per_unit=1, seed=0, preferred={u.id: {1} for u in units})
+    assert sorted(Counter(s.worker_id for s in slots).values()) == [4, 4, 4]

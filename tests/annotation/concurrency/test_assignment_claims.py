@@ -152,3 +152,22 @@ def test_an_expired_lease_makes_the_assignment_claimable_again_by_one_request_on
     assert first.started_at == started_at
     second.refresh_from_db()
     assert second.status == Assignment.Status.ACTIVE
+
+
+def test_32_tabs_claiming_again_and_again_never_get_the_same_assignment_twice():
+    setup = make_project(slug="sustained", annotators=2, categories=5, concepts=40)
+    assignment_plan_authoring(project=setup.project)
+    annotator = setup.annotators[0]
+    queue = _queue(setup.project, annotator)
+    assert len(queue) == 200
+
+    def five_claims():
+        return [_claim(setup.project, annotator)().pk for _ in range(5)]
+
+    outcomes = run_together([five_claims for _ in range(CLIENTS)])
+
+    assert [o.error for o in outcomes] == [None] * CLIENTS
+    claimed = [pk for o in outcomes for pk in o.value]
+    assert len(claimed) == len(set(claimed)) == 5 * CLIENTS
+    assert sorted(claimed, key=queue.index) == queue[: 5 * CLIENTS]
+    _assert_leased_to(claimed, [annotator] * len(claimed))

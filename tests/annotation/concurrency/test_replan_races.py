@@ -9,22 +9,33 @@ from django.db import connection, transaction
 from annotation.models import Assignment, Concept, Membership
 from annotation.planning import Unit, plan_balanced
 from annotation.services.assignments import assignment_claim_next, assignment_plan_authoring
-from tests.annotation.concurrency.helpers import make_project
+from annotation.services.projects import membership_add
+from tests.annotation.concurrency.helpers import make_project, make_user
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
-def _seed_that_moves(project, assignment) -> int:
-    """A seed whose plan gives the assignment's concept to other annotators (pure planner, no DB writes)."""
+def _join_that_moves(project) -> tuple[int, object, Assignment]:
+    """A seed under which, once a newcomer joins, some annotator's first pending assignment moves to
+    someone else (pure planner, no DB writes): the annotator who will claim it, and that assignment."""
     units = [
         Unit(id=cid, group=cat) for cid, cat in Concept.objects.filter(project=project).values_list("id", "category_id")
     ]
     workers = list(Membership.objects.filter(project=project, role="annotator").values_list("user_id", flat=True))
+    pending = list(Assignment.objects.filter(project=project).order_by("position", "id"))
+    preferred: dict[int, set[int]] = {}
+    for a in pending:
+        preferred.setdefault(a.concept_id, set()).add(a.user_id)
+    firsts = {}
+    for a in pending:
+        firsts.setdefault(a.user_id, a)
     for seed in range(1, 100):
-        slots = plan_balanced(units=units, workers=workers, per_unit=2, seed=seed)
-        if (assignment.concept_id, assignment.user_id) not in {(s.unit_id, s.worker_id) for s in slots}:
-            return seed
-    raise AssertionError("no seed moves the assignment")
+        slots = plan_balanced(units=units, workers=workers, per_unit=2, seed=seed, preferred=preferred)
+        kept = {(s.unit_id, s.worker_id) for s in slots}
+        for user_id, first in sorted(firsts.items()):
+            if (first.concept_id, user_id) not in kept:
+                return seed, first.user, first
+    raise AssertionError("no seed moves an annotator's first assignment")
 
 
 def _wait_until_blocked_on_a_lock(timeout: float = 20) -> None:
@@ -43,9 +54,9 @@ def _wait_until_blocked_on_a_lock(timeout: float = 20) -> None:
 def test_replanning_never_removes_an_assignment_claimed_while_it_ran():
     setup = make_project(slug="replan", annotators=4, categories=2, concepts=6)
     assignment_plan_authoring(project=setup.project)
-    annotator = setup.annotators[0]
-    first = Assignment.objects.filter(project=setup.project, user=annotator).order_by("position", "id").first()
-    seed = _seed_that_moves(setup.project, first)
+    newcomer = make_user("replan-newcomer")
+    membership_add(project=setup.project, user=newcomer, role=Membership.Role.ANNOTATOR)
+    seed, annotator, first = _join_that_moves(setup.project)
     claimed, release, errors, summaries = [], threading.Event(), [], []
 
     def claim_and_hold() -> None:

@@ -83,3 +83,23 @@ def test_submit_refuses_missing_concept_without_justification(csqa):
 
     item = item_submit(assignment_id=assignment.pk, user=annotator, data=payload, justification="Sinonim.")
     assert item.current_version.justification == "Sinonim."
+
+
+def test_replan_after_a_join_moves_only_the_newcomers_share(csqa):
+    from annotation.models import Membership
+    from annotation.services.projects import membership_add
+    from tests.factories import UserFactory
+
+    assignment_plan_authoring(project=csqa.project)
+    before = set(Assignment.objects.values_list("concept_id", "user_id"))
+    newcomer = UserFactory(username="newcomer")
+    membership_add(project=csqa.project, user=newcomer, role=Membership.Role.ANNOTATOR)
+
+    summary = assignment_plan_authoring(project=csqa.project)
+
+    after = set(Assignment.objects.values_list("concept_id", "user_id"))
+    theirs = {pair for pair in after if pair[1] == newcomer.pk}
+    # 6 concepts x 2 authors over 4 annotators: 3 each; the newcomer's 3 come from the others.
+    assert len(theirs) == 3
+    assert after - before == theirs
+    assert (summary.created, summary.kept, summary.removed) == (3, 9, 3)
