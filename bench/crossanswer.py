@@ -6,7 +6,7 @@ Fills a project with 100,000 approved csqa items written by 1,000 annotators, th
   the database read included (qc.reports.alpha_for_project);
 - conflicts_seconds: the answerer x creator conflict matrix (qc.reports.conflicts_for_project);
 - export_items_per_second / export_peak_mb: qc.exports.gold_export to JSON Lines, each item with its
-  five answers, run in a fresh child process so its peak resident memory (getrusage) is the export's.
+  five answers, run in a fresh child process so its peak resident memory (VmHWM) is the export's.
 Goals: planning < 10 s, alpha < 2 s, export >= 20,000 items/s with peak memory < 300 MB.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench5 .venv/bin/python bench/crossanswer.py
@@ -256,6 +256,41 @@ def answer_everything(project_id: int, seed: int) -> int:
     return Judgment.objects.filter(project_id=project_id).count()
 
 
+def timed_plan(project, seed: int):
+    """assignment_plan_cross_answers, timed as a whole (commit included), and where the time went:
+    the pure planner, the COPY, and the commit (where PostgreSQL checks the deferred foreign keys)."""
+    from django.db import transaction
+
+    import annotation.services.crossanswer as crossanswer
+
+    parts: dict[str, float] = {}
+
+    def timing(name, function):
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                parts[name] = round(time.perf_counter() - started, 3)
+
+        return timed
+
+    planner, insert = crossanswer.plan_balanced, crossanswer._insert_answer_assignments
+    crossanswer.plan_balanced = timing("planner", planner)
+    crossanswer._insert_answer_assignments = timing("copy", insert)
+    try:
+        started = time.perf_counter()
+        with transaction.atomic():  # the service's own atomic block becomes a savepoint: commit timed apart
+            plan = crossanswer.assignment_plan_cross_answers(project=project, seed=seed)
+            committing = time.perf_counter()
+        total = time.perf_counter() - started
+        parts["commit"] = round(time.perf_counter() - committing, 3)
+    finally:
+        crossanswer.plan_balanced, crossanswer._insert_answer_assignments = planner, insert
+    parts["reads_and_rest"] = round(total - sum(parts.values()), 3)
+    return plan, total, parts
+
+
 def export_child(out_dir: str) -> None:
     """Run in a fresh process: export and report its own time and peak resident memory."""
     _setup_django()
@@ -266,8 +301,19 @@ def export_child(out_dir: str) -> None:
     started = time.perf_counter()
     result = gold_export(project=project, fmt="jsonl", out_dir=out_dir)
     seconds = time.perf_counter() - started
-    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # Linux: kilobytes
-    print(json.dumps({"items": result.items, "seconds": seconds, "peak_mb": peak_kb / 1024}))
+    print(json.dumps({"items": result.items, "seconds": seconds, "peak_mb": _peak_rss_mb()}))
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak resident memory. VmHWM, not getrusage: Linux carries ru_maxrss across exec,
+    so a child started from a big parent would report the parent's size."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:
@@ -287,7 +333,6 @@ def main() -> None:
     from django.core.management import call_command
 
     from annotation.models import Project
-    from annotation.services.crossanswer import assignment_plan_cross_answers
     from qc.gold import gold_recompute_project
     from qc.reports import alpha_for_project, conflicts_for_project
 
@@ -298,10 +343,8 @@ def main() -> None:
     log(f"filled {args.items} items, {args.annotators} annotators in {fill_seconds:.1f}s")
     project = Project.objects.get(pk=project_id)
 
-    started = time.perf_counter()
-    plan = assignment_plan_cross_answers(project=project, seed=args.seed)
-    plan_seconds = time.perf_counter() - started
-    log(f"planned {plan.created} answer assignments in {plan_seconds:.2f}s")
+    plan, plan_seconds, breakdown = timed_plan(project, args.seed)
+    log(f"planned {plan.created} answer assignments in {plan_seconds:.2f}s ({breakdown})")
 
     answers = answer_everything(project_id, args.seed)
     log(f"answered: {answers} judgments")
@@ -343,6 +386,7 @@ def main() -> None:
         "answers": answers,
         "fill_seconds": round(fill_seconds, 2),
         "plan_seconds": round(plan_seconds, 3),
+        "plan_breakdown": breakdown,
         "gold_seconds": round(gold_seconds, 3),
         "alpha_seconds": round(alpha_seconds, 3),
         "alpha_nominal": alpha["alpha_nominal"],
@@ -351,12 +395,14 @@ def main() -> None:
         "export_peak_mb": round(export["peak_mb"], 1),
         "export_mb_written": round(export_bytes / 2**20, 1),
     }
-    result["goals_met"] = (
-        result["plan_seconds"] < GOALS["plan_seconds"]
-        and result["alpha_seconds"] < GOALS["alpha_seconds"]
-        and result["export_items_per_second"] >= GOALS["export_items_per_second"]
-        and result["export_peak_mb"] < GOALS["export_peak_mb"]
-    )
+    met = {
+        "plan_seconds": result["plan_seconds"] < GOALS["plan_seconds"],
+        "alpha_seconds": result["alpha_seconds"] < GOALS["alpha_seconds"],
+        "export_items_per_second": result["export_items_per_second"] >= GOALS["export_items_per_second"],
+        "export_peak_mb": result["export_peak_mb"] < GOALS["export_peak_mb"],
+    }
+    result["goals"] = met
+    result["goals_met"] = all(met.values())
     print(json.dumps(result), flush=True)
 
 

@@ -5,14 +5,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from django.db.models import Count
-
 from annotation.annotators import project_annotators
 from annotation.models import Item, Project
-from qc.exports import EXPORTED, FIELDS
-from qc.gold import DECIDABLE
-from qc.models import GoldDecision
-from qc.reports import alpha_for_project
+from qc.exports import FIELDS, ExportStats
 
 HF_FORMAT = {"jsonl": "json", "csv": "csv", "parquet": "parquet"}
 
@@ -37,25 +32,18 @@ def _summary(values: list[str]) -> str:
     return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
 
 
-def data_card(*, project: Project, fmt: str, counts: dict[str, int], files: dict[str, str]) -> str:
-    """Counts per category and language, annotator demographics, agreement, exclusion rule, licence."""
+def data_card(*, project: Project, fmt: str, counts: dict[str, int], files: dict[str, str], stats: ExportStats) -> str:
+    """Counts per category and language, annotator demographics, agreement, exclusion rule, licence.
+
+    Agreement figures describe the exported items (what a user of the files gets), from `stats`.
+    """
     languages = list(project.languages.values_list("code", flat=True)) or ["und"]
-    per_category = (
-        Item.objects.filter(project=project, status__in=EXPORTED)
-        .values_list("concept__category__name")
-        .annotate(n=Count("id"))
-        .order_by("concept__category__name")
-    )
     excluded = Item.objects.filter(project=project, status=Item.Status.EXCLUDED).count()
-    decided = Item.objects.filter(project=project, status__in=DECIDABLE).count()
-    matches = GoldDecision.objects.filter(
-        item__project=project, item__status__in=DECIDABLE, details__matches_author=True
-    ).count()
-    alpha = alpha_for_project(project=project)
+    alpha = stats.alpha()
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
 
     # Items carry no language of their own: a project is one dataset, counted under its first language.
-    category_rows = [[name or "(none)", languages[0], str(n)] for name, n in per_category]
+    category_rows = [[name or "(none)", languages[0], str(n)] for name, n in sorted(stats.categories.items())]
     header = {
         "license": hf_licence(project.licence),
         "language": languages,
@@ -107,7 +95,7 @@ def data_card(*, project: Project, fmt: str, counts: dict[str, int], files: dict
             "",
             f"- Krippendorff's alpha (nominal) over the answers, author not counted: {_fmt(alpha['alpha_nominal'])}",
             f"- The same with the author's answer as one more coder: {_fmt(alpha['alpha_nominal_with_author'])}",
-            f"- Majority answer equals the author's answer: {matches} of {decided} items",
+            f"- Majority answer equals the author's answer: {stats.matches_author} of {stats.items} items",
             "",
             "The majority answer is the most common answer of the answerers (the author not counted); a tie goes "
             "to the answer given first in annotator order (W1, W2, ...).",

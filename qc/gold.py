@@ -10,13 +10,17 @@ its answers and its decision, and is re-included if a later answer change brings
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.db import transaction
+from django.db.models import TextField
 from django.db.models.fields.json import KT, KeyTextTransform
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
@@ -103,6 +107,12 @@ def csqa_gold_decide(
     )
 
 
+@lru_cache(maxsize=4096)
+def _flags(text: str | None) -> dict[str, Any]:
+    # Few distinct flag sets across many answers: decode each once (read-only, shared).
+    return json.loads(text) if text else {}
+
+
 def _item_status(current: str, outcome: str) -> str:
     if outcome == GoldDecision.Outcome.EXCLUDED:
         return Item.Status.EXCLUDED
@@ -142,10 +152,10 @@ def gold_recompute(*, item_ids: Iterable[int], batch_size: int = 2000) -> dict[s
         by_item: dict[int, list[tuple]] = defaultdict(list)
         for jid, item_id, user_id, answer, flags in (
             Judgment.objects.filter(item_id__in=[i[0] for i in items], kind="answer")
-            .values_list("pk", "item_id", "user_id", KT("value__answer"), "flags")
+            .values_list("pk", "item_id", "user_id", KT("value__answer"), Cast("flags", TextField()))
             .order_by()
         ):
-            by_item[item_id].append((jid, user_id, answer, flags or {}))
+            by_item[item_id].append((jid, user_id, answer, _flags(flags)))
 
         decisions, status_changes = [], defaultdict(list)
         for item_id, project_id, status, status_reason, author_answer in items:

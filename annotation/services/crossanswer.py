@@ -127,8 +127,9 @@ def _insert_answer_assignments(project_id: int, rows: list[tuple[int, int, int |
     """Write new answer assignments (item, user, item author, position) in one bulk operation.
 
     PostgreSQL gets COPY: a plan for 100,000 items is 500,000 rows, which COPY writes several times
-    faster than batched INSERTs built from model instances. Other databases (the SQLite demo) use
-    bulk_create.
+    faster than batched INSERTs built from model instances. Rows go in item order so that the indexes
+    on the item (and the unique item/user/kind one) grow at their right edge instead of at random
+    pages. Other databases (the SQLite demo) use bulk_create.
     """
     if not rows:
         return
@@ -150,19 +151,22 @@ def _insert_answer_assignments(project_id: int, rows: list[tuple[int, int, int |
             batch_size=BULK_BATCH,
         )
         return
-    table = Assignment._meta.db_table
-    columns = "project_id, user_id, kind, target_item_id, target_author_id, status, position, created_at"
+    rows = sorted(rows)
+    meta = Assignment._meta
+    fields = ["project", "user", "kind", "target_item", "target_author", "status", "position", "created_at"]
+    columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
+    table = connection.ops.quote_name(meta.db_table)
+    # COPY's text format built here: several times faster than psycopg's write_row per row.
+    line = (
+        f"{project_id}\t{{}}\t{Assignment.Kind.ANSWER.value}\t{{}}\t{{}}\t{Assignment.Status.PENDING.value}"
+        f"\t{{}}\t{now.isoformat()}\n"
+    )
+    null = "\\N"
     with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for item_id, user_id, author_id, position in rows:
-            copy.write_row(
-                (
-                    project_id,
-                    user_id,
-                    Assignment.Kind.ANSWER.value,
-                    item_id,
-                    author_id,
-                    Assignment.Status.PENDING.value,
-                    position,
-                    now,
+        for start in range(0, len(rows), BULK_BATCH):
+            copy.write(
+                "".join(
+                    line.format(user_id, item_id, null if author_id is None else author_id, position)
+                    for item_id, user_id, author_id, position in rows[start : start + BULK_BATCH]
                 )
             )

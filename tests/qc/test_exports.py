@@ -9,9 +9,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from annotation.models import Item
-from qc.exports import gold_export, gold_rows
+from annotation.models import Item, Project
+from annotation.services.csqa_import import csqa_import
+from qc.export_formats import csqa_jsonl, csqa_row
+from qc.exports import gold_export, gold_records, gold_rows
 from qc.gold import gold_recompute_project
+from tests.annotation.importing.messy import messy_bytes
 from tests.qc.helpers import add_judgment, make_item, make_project
 
 pytestmark = pytest.mark.django_db
@@ -164,7 +167,8 @@ def test_data_card(exported_project, tmp_path):
         "An item whose question is flagged ambiguous by more than 3 answerers is excluded (reason kept in the "
         "project). Excluded items: 1; they are not in this export."
     ) in card
-    assert "- Majority answer equals the author's answer: 4 of 6 items" in card
+    # Over the exported items: "=cmd...", "utf8" and "llm" (author A, majority A); not "plain-1" and "plain-2".
+    assert "- Majority answer equals the author's answer: 3 of 5 items" in card
     assert card.endswith("## Licence\n\nCC BY-NC 4.0\n")
 
 
@@ -179,3 +183,43 @@ def test_rows_stream_chunk_by_chunk(exported_project):
     # Annotators, the item cursor, then one answers query per chunk of two items: nothing is read ahead.
     assert (len(first), len(rest), len(remaining)) == (3, 2, 4)
     assert isinstance(gold_rows(project=exported_project), Iterator)
+
+
+def test_json_lines_are_exactly_json_dumps_of_the_row(exported_project):
+    csqa_import(path_or_bytes=messy_bytes(), project_slug="messy", language="id")
+    records = [
+        *gold_records(project=exported_project),
+        *gold_records(project=Project.objects.get(slug="messy")),
+    ]
+
+    assert len(records) == 5 + 7
+    for record in records:
+        assert csqa_jsonl(record) == json.dumps(csqa_row(record), ensure_ascii=False)
+
+
+def test_unreadable_import_values_are_exported_as_they_were(tmp_path):
+    csqa_import(path_or_bytes=messy_bytes(), project_slug="messy", language="id")
+
+    gold_export(project=Project.objects.get(slug="messy"), fmt="jsonl", out_dir=tmp_path)
+
+    rows = {r["id"]: r for r in map(json.loads, (tmp_path / "test.jsonl").read_text(encoding="utf-8").splitlines())}
+    assert rows["odd-vocab"]["answers_uncertainty"] == {
+        "W2": "maybe",
+        "W3": "uncertain",
+        "W4": "certain",
+        "W5": "certain",
+        "W6": "certain",
+    }
+    assert rows["odd-vocab"]["question_ambiguity"] == {
+        "W2": "clear",
+        "W3": "clear",
+        "W4": "sort of",
+        "W5": "",
+        "W6": "clear",
+    }
+    assert rows["empty-flags"]["option_ambiguity"] == {
+        "W2": [],
+        "W4": ["clear"] * 4,
+        "W5": ["clear", "kinda", "clear", "clear", "clear"],
+        "W6": ["clear"] * 5,
+    }

@@ -6,12 +6,13 @@ from io import StringIO
 import krippendorff
 import numpy as np
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from sklearn.metrics import cohen_kappa_score
 
 from annotation.services.csqa_import import csqa_import
 from qc.gold import gold_recompute_project
-from qc.reports import build_csqa_report, csqa_report, csqa_report_inputs
+from qc.reports import alpha_for_project, build_csqa_report, conflicts_for_project, csqa_report, csqa_report_inputs
 from tests.annotation.importing import rawcsqa
 from tests.qc.helpers import add_judgment, ind_file, make_item, make_project
 
@@ -140,13 +141,24 @@ def test_report_figures(small):
     assert w4_w6["kappa"] == cohen_kappa_score(["B", "C", "B"], ["C", "C", "B"])
 
 
+def test_fast_paths_agree_with_the_report(small, django_assert_num_queries):
+    report = csqa_report(project=small)
+
+    with django_assert_num_queries(2):
+        alpha = alpha_for_project(project=small)
+    with django_assert_num_queries(2):
+        conflicts = conflicts_for_project(project=small)
+
+    assert alpha["alpha_nominal"] == pytest.approx(report["alpha_nominal"], abs=1e-12)
+    assert alpha["alpha_nominal_with_author"] == pytest.approx(report["alpha_nominal_with_author"], abs=1e-12)
+    assert conflicts == {"conflicts": report["conflicts"], "conflicts_by_region": report["conflicts_by_region"]}
+
+
 def test_report_inputs_take_three_queries_whatever_the_size(small, django_assert_num_queries):
     with django_assert_num_queries(3):
         inputs = csqa_report_inputs(project=small)
     assert (len(inputs.items), len(inputs.answers), len(inputs.annotators)) == (3, 15, 6)
     people = [a.user_id for a in inputs.annotators]
-    from django.contrib.auth import get_user_model
-
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=people)}
     for n in range(20):
         item = make_item(small, users[people[n % 6]], question=f"more {n}")

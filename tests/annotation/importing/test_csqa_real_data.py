@@ -88,16 +88,29 @@ def test_export_then_import_is_lossless(path, tmp_path):
     )
 
 
+REGIONS = {  # the paper's annotators, W1..W6
+    "W1": "West Java",
+    "W2": "Central Java",
+    "W3": "East Java",
+    "W4": "Greater Jakarta 1",
+    "W5": "Greater Jakarta 2",
+    "W6": "Bali",
+}
+
+
 def test_ind_has_the_published_counts_and_figure_6():
     path = ind_file()
 
-    summary = csqa_import(path_or_bytes=path, project_slug="ind", language="id")
+    summary = csqa_import(path_or_bytes=path, project_slug="ind", language="id", annotator_regions=REGIONS)
 
     assert (summary.items_created, summary.judgments_created, summary.rows_skipped) == (1498, 7490, [])
     # The two questions whose options repeat (rows 466 and 1029) are imported and reported.
     assert summary.issue_rows == {"payload_problem": [466, 1029]}
     assert Item.objects.filter(project__slug="ind", status="judged").count() == 1498
-    conflicts = conflicts_for_project(project=_project("ind"))["conflicts"]
+    by_region = conflicts_for_project(project=_project("ind"))
+    conflicts = by_region["conflicts"]
+    # One annotator per region: the region matrix is the annotator matrix with regions as labels.
+    assert by_region["conflicts_by_region"] == {"regions": list(REGIONS.values()), "counts": conflicts["counts"]}
     figure = rawcsqa.readme_figure()
     assert conflicts["annotators"] == figure["annotators"] == ["W1", "W2", "W3", "W4", "W5", "W6"]
     differences = {
@@ -110,7 +123,7 @@ def test_ind_has_the_published_counts_and_figure_6():
     assert differences == {("W2", "W4"): -1, ("W3", "W4"): -1, ("W5", "W4"): -1, ("W6", "W4"): -1}
 
 
-def test_ind_export_gives_back_the_file_row_for_row(tmp_path):
+def test_ind_export_gives_back_the_file_row_for_row(tmp_path, monkeypatch):
     path = ind_file()
     csqa_import(path_or_bytes=path, project_slug="ind", language="id")
 
@@ -118,6 +131,13 @@ def test_ind_export_gives_back_the_file_row_for_row(tmp_path):
 
     exported = [json.loads(line) for line in (tmp_path / "test.jsonl").read_text(encoding="utf-8").splitlines()]
     assert exported == rawcsqa.load(path)
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    import datasets
+
+    loaded = datasets.load_dataset("json", data_dir=str(tmp_path), cache_dir=str(tmp_path.parent / "hf-cache"))
+    assert (list(loaded), loaded["test"].num_rows) == (["test"], 1498)
+    assert loaded["test"][0]["answers"] == exported[0]["answers"]
 
 
 def test_reimporting_the_release_creates_nothing():

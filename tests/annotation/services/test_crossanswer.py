@@ -145,3 +145,14 @@ def test_not_enough_annotators_is_refused_and_nothing_is_planned():
         "the project has 5."
     )
     assert not Assignment.objects.filter(project=project).exists()
+
+
+def test_an_item_whose_author_is_unknown_gets_answerers_without_a_target_author():
+    project, people, _ = _project_with_items(per_author=0)
+    item = make_item(project, None, question="Penulis tidak diketahui")
+
+    summary = assignment_plan_cross_answers(project=project)
+
+    assert summary.created == 5
+    rows = list(Assignment.objects.filter(target_item=item).values_list("target_author_id", "status"))
+    assert rows == [(None, "pending")] * 5
