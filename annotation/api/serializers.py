@@ -176,9 +176,7 @@ CONCEPT_FILE_FORMATS = [("", "detect"), ("csv", "CSV"), ("jsonl", "JSON Lines")]
 
 class ConceptImportInputSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="CSV (category, concept, concept_<lang>...) or JSON Lines.")
-    format = serializers.ChoiceField(
-        choices=CONCEPT_FILE_FORMATS, required=False, default=""
-    )
+    format = serializers.ChoiceField(choices=CONCEPT_FILE_FORMATS, required=False, default="")
 
     def validate_file(self, value):
         if value.size > MAX_IMPORT_BYTES:
