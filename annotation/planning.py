@@ -14,6 +14,7 @@ import random
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,8 @@ class Unit:
     group: int
 
 
-@dataclass(frozen=True)
-class PlannedSlot:
+class PlannedSlot(NamedTuple):
+    # A tuple, not a dataclass: a cross-answer plan makes 500,000 of them.
     unit_id: int
     worker_id: int
     position: int
