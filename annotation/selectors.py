@@ -8,6 +8,7 @@ from collections import defaultdict
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 from annotation.models import Assignment, Category, Item, Membership, Project
 
@@ -73,8 +74,6 @@ def assignment_for_user(*, project: Project, user: AbstractBaseUser, assignment_
 
 def assignment_current(*, project: Project, user: AbstractBaseUser, kind: str) -> Assignment | None:
     """An authoring assignment the user has open (claimed, item not yet submitted), to resume it."""
-    from django.utils import timezone
-
     return (
         Assignment.objects.select_related("concept__category")
         .filter(

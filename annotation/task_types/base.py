@@ -70,6 +70,10 @@ class TaskType:
     def summary(self, payload: dict[str, Any]) -> str:
         raise NotImplementedError
 
+    def answer_form_class(self) -> type | None:
+        """The form annotators answer another's item with, or None when the protocol has no cross-answering."""
+        return None
+
     def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
         """Validate a judgment of an item (form or API input); raise InvalidInput when it is not valid."""
         raise NotImplementedError

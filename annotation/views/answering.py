@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from annotation.answer_forms import CsqaAnswerForm, answer_initial
+from annotation.answer_forms import answer_initial
 from annotation.answer_selectors import (
     answer_assignment_for_user,
     answer_progress,
@@ -23,16 +23,15 @@ from annotation.selectors import assignment_current, membership_for
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.crossanswer import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record
+from annotation.task_types import get_task_type
 from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, project_context, show_domain_error
 
 ANSWER = Assignment.Kind.ANSWER
-# Task types whose items are answered with this form (csqa: one of five options plus flags).
-ANSWER_FORMS = {"csqa": CsqaAnswerForm}
 
 
 def _answering_membership(request: HttpRequest, slug: str) -> Membership:
     membership = membership_for(user=request.user, slug=slug, roles=AUTHOR_ROLES)
-    if membership.project.task_type not in ANSWER_FORMS:
+    if get_task_type(membership.project.task_type).answer_form_class() is None:
         raise Http404("This project has no cross-answering.")
     return membership
 
@@ -81,7 +80,7 @@ def answer_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     project = membership.project
     assignment = answer_assignment_for_user(project=project, user=request.user, assignment_id=assignment_id)
     question = answer_question(assignment=assignment, user=request.user)
-    form_class = ANSWER_FORMS[project.task_type]
+    form_class = get_task_type(project.task_type).answer_form_class()
     form = form_class(
         request.POST or None, initial=answer_initial(own_answer(item_id=question.item_id, user=request.user))
     )

@@ -64,3 +64,9 @@ class CsqaTaskType(TaskType):
 
     def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
         return normalize_answer(data)
+
+    def answer_form_class(self) -> type:
+        # Imported here: the form module reads the answering selectors, which need the app registry.
+        from annotation.answer_forms import CsqaAnswerForm
+
+        return CsqaAnswerForm
