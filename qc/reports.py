@@ -226,7 +226,15 @@ def build_csqa_report(inputs: ReportInputs, *, min_shared_for_kappa: int = 2) ->
 
     per_item_answers, per_item_with_author = [], []
     stats: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"items": 0, "excluded": 0, "judgments": 0, "majority_equals_author": 0, "answers": [], "shares": []}
+        lambda: {
+            "items": 0,
+            "excluded": 0,
+            "judgments": 0,
+            "majority_equals_author": 0,
+            "answers": [],
+            "with_author": [],
+            "shares": [],
+        }
     )
     people: dict[int, Counter] = defaultdict(Counter)
     equals_author = 0
@@ -239,6 +247,7 @@ def build_csqa_report(inputs: ReportInputs, *, min_shared_for_kappa: int = 2) ->
         cat["excluded"] += int(item.excluded)
         cat["judgments"] += len(rows)
         cat["answers"].append(answers)
+        cat["with_author"].append([*answers, item.author_answer])
         share = agreement_share(answers, winner)
         if share is not None:
             cat["shares"].append(share)
@@ -292,6 +301,7 @@ def build_csqa_report(inputs: ReportInputs, *, min_shared_for_kappa: int = 2) ->
                 "judgments": s["judgments"],
                 "majority_equals_author": s["majority_equals_author"],
                 "alpha_nominal": _alpha(s["answers"]),
+                "alpha_nominal_with_author": _alpha(s["with_author"]),
                 "mean_agreement": sum(s["shares"]) / len(s["shares"]) if s["shares"] else None,
             }
             for name, s in sorted(stats.items())

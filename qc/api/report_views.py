@@ -20,7 +20,7 @@ from qc.api.report_serializers import (
 )
 from qc.export_runs import export_run_create, export_runs_for_project
 from qc.export_selectors import export_file_path, export_run_for_project
-from qc.report_tables import csqa_report_full
+from qc.reports import csqa_report
 
 RUNS_LISTED = 100
 ADMIN_REFUSED = {**NOT_FOUND, 403: ERROR}
@@ -35,7 +35,7 @@ class CsqaReportApi(ProjectApi):
         responses={200: CsqaReportSerializer, **ADMIN_REFUSED},
     )
     def get(self, request, slug):
-        return Response(CsqaReportSerializer(csqa_report_full(project=self.project)).data)
+        return Response(CsqaReportSerializer(csqa_report(project=self.project)).data)
 
 
 class ExportListCreateApi(ProjectApi):

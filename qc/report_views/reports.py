@@ -12,7 +12,8 @@ from django.views.decorators.http import require_GET
 from annotation.models import Membership
 from annotation.selectors import membership_for
 from annotation.views.common import REVIEW_ROLES, project_context
-from qc.report_tables import conflict_csv_rows, csqa_report_full, heatmap
+from qc.report_tables import conflict_csv_rows, heatmap
+from qc.reports import csqa_report
 
 
 def _report_membership(request: HttpRequest, slug: str) -> Membership:
@@ -26,7 +27,7 @@ def _report_membership(request: HttpRequest, slug: str) -> Membership:
 @require_GET
 def csqa_report_page(request: HttpRequest, slug: str) -> HttpResponse:
     membership = _report_membership(request, slug)
-    report = csqa_report_full(project=membership.project)
+    report = csqa_report(project=membership.project)
     conflicts, by_region = report["conflicts"], report["conflicts_by_region"]
     context = project_context(
         membership,
@@ -41,7 +42,7 @@ def csqa_report_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def csqa_report_json(request: HttpRequest, slug: str) -> HttpResponse:
     membership = _report_membership(request, slug)
-    response = JsonResponse(csqa_report_full(project=membership.project), json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(csqa_report(project=membership.project), json_dumps_params={"ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{slug}-csqa-report.json"'
     return response
 
@@ -51,7 +52,7 @@ def csqa_report_json(request: HttpRequest, slug: str) -> HttpResponse:
 def conflicts_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """?by=region for the matrix grouped by the annotators' regions."""
     membership = _report_membership(request, slug)
-    report = csqa_report_full(project=membership.project)
+    report = csqa_report(project=membership.project)
     by_region = request.GET.get("by") == "region"
     if by_region:
         labels, counts = report["conflicts_by_region"]["regions"], report["conflicts_by_region"]["counts"]
