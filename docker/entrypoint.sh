@@ -2,6 +2,7 @@
 # Container entry point.
 #   web     migrate, create the first admin when GOTONG_ADMIN_* are set, then serve with gunicorn
 #   worker  a Celery worker (no migrations: only the web container changes the schema)
+#   beat    Celery beat: sends the sweeper of stopped runs (`qc.sweep_runs`); run exactly one
 #   *       any other command, e.g. `python manage.py createsuperuser`
 set -eu
 
@@ -35,6 +36,10 @@ web)
 worker)
     wait_for_database
     exec celery -A config worker --loglevel="${CELERY_LOGLEVEL:-INFO}" --concurrency="${CELERY_CONCURRENCY:-2}"
+    ;;
+beat)
+    # The schedule file only remembers when each entry last ran; losing it with the container is harmless.
+    exec celery -A config beat --loglevel="${CELERY_LOGLEVEL:-INFO}" --schedule=/tmp/celerybeat-schedule
     ;;
 *)
     exec "$@"

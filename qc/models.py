@@ -1,3 +1,5 @@
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 
@@ -69,14 +71,48 @@ class GoldDecision(models.Model):
         return f"{self.outcome} for item {self.item_id}"
 
 
-class ExportRun(models.Model):
-    """One gold-set export, run by a Celery worker; the page polls it for progress."""
+class BackgroundRun(models.Model):
+    """Work a Celery worker claims and keeps alive with a heartbeat; qc/runs.py claims, beats, finishes
+    and sweeps any model derived from this one (gold exports now, LLM runs later)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+
+    # Prefix of the structured log events ("export.claimed"); subclasses name themselves.
+    run_kind = "run"
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    # Items written so far, and the number expected (counted when the run starts).
+    progress = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    # How many times a worker claimed the run; a worker's writes are fenced by its attempt number.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # The last sign of life: when the run was queued (pending) or when its worker last beat (running).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The Celery task id of the message that holds the run (or will run it), so that a redelivery of
+    # that message recognises its own run.
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def last_sign_at(self) -> datetime:
+        # Runs from before heartbeats count from when they started or were made (as qc.runs does in SQL).
+        return self.heartbeat_at or self.started_at or self.created_at
+
+
+class ExportRun(BackgroundRun):
+    """One gold-set export, run by a Celery worker; the page polls it for progress."""
+
+    run_kind = "export"
 
     class Format(models.TextChoices):
         JSONL = "jsonl", "JSON Lines"
@@ -85,23 +121,23 @@ class ExportRun(models.Model):
 
     project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="export_runs")
     format = models.CharField(max_length=10, choices=Format.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    # Items written so far, and the number expected (counted when the run starts).
-    progress = models.PositiveIntegerField(default=0)
-    total = models.PositiveIntegerField(null=True, blank=True)
     # Directory holding the files, relative to MEDIA_ROOT; `files` maps split -> file name.
     path = models.CharField(max_length=500, blank=True)
     files = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [
+            # The sweeper reads the few unfinished runs every GOTONG_SWEEP_SECONDS, forever.
+            models.Index(
+                fields=["heartbeat_at"],
+                condition=models.Q(status__in=["pending", "running"]),
+                name="qc_exportrun_unfinished",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.format} export of {self.project_id} ({self.status})"

@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from annotation.models import Item
 from qc.gold import DECIDABLE, gold_recompute
 
 
-@shared_task(name="qc.export_gold", acks_late=True, reject_on_worker_lost=True)
-def export_gold(run_id: int) -> dict | None:
+@shared_task(bind=True, name="qc.export_gold", acks_late=True, reject_on_worker_lost=True)
+def export_gold(self: Task, run_id: int) -> dict | None:
     from qc.export_runs import export_run_execute
 
-    run = export_run_execute(run_id=run_id)
-    if run is None:  # already taken or finished: a redelivered message does nothing
+    # The task id tells a redelivery of the message that holds the run from any other message.
+    run = export_run_execute(run_id=run_id, task_id=self.request.id or "")
+    if run is None:  # another worker has it, it is finished, or this worker lost it
         return None
     return {"run": run.pk, "status": run.status, "items": run.progress, "files": run.files}
+
+
+# Sent by Celery beat every GOTONG_SWEEP_SECONDS (CELERY_BEAT_SCHEDULE); idempotent, so a late or
+# repeated sweep does no harm.
+@shared_task(name="qc.sweep_runs", acks_late=True, reject_on_worker_lost=True)
+def sweep_runs() -> dict[str, list[int]]:
+    """Resume or fail background runs whose worker stopped."""
+    from qc.export_runs import export_runs_sweep
+
+    exports = export_runs_sweep()
+    return {"exports_requeued": exports.requeued, "exports_failed": exports.failed}
 
 
 @shared_task(name="qc.recompute_gold", acks_late=True, reject_on_worker_lost=True)

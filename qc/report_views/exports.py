@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from annotation.errors import DomainError
 from annotation.selectors import membership_for
 from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
-from qc.export_runs import export_run_create, export_runs_for_project
+from qc.export_runs import export_run_create, export_runs_for_project, export_runs_sweep_shown
 from qc.export_selectors import export_file_path, export_run_for_project
 from qc.models import ExportRun
 from qc.report_forms import ExportForm
@@ -39,6 +39,8 @@ def export_page(request: HttpRequest, slug: str) -> HttpResponse:
     elif request.method == "POST":
         status = 400
     runs = list(export_runs_for_project(project=project)[:RUNS_SHOWN])
+    if request.method == "GET" and export_runs_sweep_shown(runs=runs):
+        runs = list(export_runs_for_project(project=project)[:RUNS_SHOWN])
     context = project_context(
         membership,
         form=form,
