@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from annotation import limits
 from annotation.models import Project
 from qc.models import ErrorType, Review
 
@@ -19,7 +20,8 @@ class ReviewForm(forms.Form):
     )
     feedback = forms.CharField(
         required=False,
-        max_length=5000,
+        max_length=limits.FEEDBACK,
+        error_messages={"max_length": limits.TOO_LONG},  # the service's message: page and API agree
         widget=forms.Textarea(attrs={"dir": "auto", "rows": 4}),
         help_text="What should the author change? Required for a revision request or a rejection.",
     )

@@ -9,6 +9,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Q, Value, When
 
+from annotation import limits
 from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Item, Membership, Project
 from qc.models import ErrorType, Review
@@ -89,6 +90,7 @@ def _decide(
     feedback: str = "",
     error_type_codes: Sequence[str] = (),
 ) -> Review:
+    limits.check_text(feedback, field="feedback", max_length=limits.FEEDBACK)
     item = _lock_for_decision(item_id=item_id, version_id=version_id, reviewer=reviewer)
     error_types = list(ErrorType.objects.filter(project=item.project, code__in=list(error_type_codes)))
     unknown = set(error_type_codes) - {e.code for e in error_types}

@@ -8,6 +8,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, ItemVersion
 from annotation.task_types import get_task_type
@@ -76,9 +77,10 @@ def item_save_draft(
     """Save the author's work without judging it. Allowed while the item is a draft or sent back."""
     assignment, item = _lock_authoring(assignment_id, user)
     payload = get_task_type(assignment.project.task_type).normalize_payload(data)
+    justification = limits.check_text(justification.strip(), field="justification", max_length=limits.JUSTIFICATION)
     item = _ensure_item(assignment=assignment, item=item, user=user)
     note = "draft" if item.status == Item.Status.DRAFT else "revision"
-    _write_version(item=item, user=user, payload=payload, justification=justification.strip(), note=note)
+    _write_version(item=item, user=user, payload=payload, justification=justification, note=note)
     return item
 
 
@@ -92,7 +94,7 @@ def item_submit(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, A
     payload = tt.normalize_payload(data)
     concept = assignment.concept.name if assignment.concept else None
     check = tt.check_payload(payload, concept=concept)
-    justification = justification.strip()
+    justification = limits.check_text(justification.strip(), field="justification", max_length=limits.JUSTIFICATION)
     if check.errors or (check.warnings and not justification):
         errors = {**check.warnings, **check.errors} if not justification else dict(check.errors)
         raise InvalidInput("The item can't be submitted yet.", field_errors=errors)

@@ -8,6 +8,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from annotation import limits
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment
 from annotation.task_types import get_task_type
@@ -43,6 +44,7 @@ def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[st
             f"Only approved items can be answered; this one is {item.get_status_display().lower()}."
         )
     clean = get_task_type(item.task_type).normalize_judgment(data)
+    limits.check_text(clean.comment, field="comment", max_length=limits.COMMENT)
 
     judgment = Judgment.objects.filter(item=item, user=user, kind=Assignment.Kind.ANSWER).first()
     if judgment is None:

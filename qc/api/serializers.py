@@ -1,6 +1,5 @@
 from rest_framework import serializers
 
-from annotation.api.serializers import MAX_TEXT
 from qc.models import ErrorType, Review
 
 
@@ -13,7 +12,8 @@ class ErrorTypeSerializer(serializers.ModelSerializer):
 class ReviewInputSerializer(serializers.Serializer):
     version_id = serializers.IntegerField(help_text="The version being decided on: the item's current one.")
     decision = serializers.ChoiceField(choices=Review.Decision.values)
-    feedback = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, default="")
+    # No max_length here: the service refuses more than limits.FEEDBACK with the pages' message.
+    feedback = serializers.CharField(required=False, allow_blank=True, default="")
     error_types = serializers.ListField(
         child=serializers.SlugField(max_length=60),
         required=False,

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import JudgmentInput
 from annotation.task_types.csqa.payload import LABELS
 
-MAX_COMMENT = 5000
+MAX_COMMENT = limits.COMMENT
 
 
 def _as_bool(value: Any) -> bool | None:

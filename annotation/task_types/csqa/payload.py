@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import FieldChange, PayloadCheck
 from annotation.task_types.csqa.morphology import fold, mentions_concept
@@ -46,7 +47,19 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     texts = [str(c if c is not None else "").strip() for c in list(choices)[: len(LABELS)]]
     texts += [""] * (len(LABELS) - len(texts))
     answer = str(data.get("answer") or "").strip().upper()
-    return {"question": str(data.get("question") or "").strip(), "choices": texts, "answer": answer}
+    question = str(data.get("question") or "").strip()
+    # Refused even for a draft: what is saved must fit the limits and be storable text.
+    errors = limits.text_errors(
+        [
+            ("question", question, limits.QUESTION),
+            *((f"choice_{label.lower()}", text, limits.OPTION) for label, text in zip(LABELS, texts, strict=True)),
+            ("answer", answer, limits.ANSWER_LABEL),
+        ]
+    )
+    if errors:
+        fields = ", ".join(f"option {f[-1].upper()}" if f.startswith("choice_") else f for f in errors)
+        raise InvalidInput(f"The item can't be saved: check the {fields}.", field_errors=errors)
+    return {"question": question, "choices": texts, "answer": answer}
 
 
 def check(payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
