@@ -56,13 +56,16 @@ def test_token_is_issued_for_the_right_password_only(csqa):
             "errors": {"non_field_errors": ["Wrong user name or password."]},
         },
     )
-    assert right.status_code == 200
-    assert again.json() == right.json()
-    token = right.json()["token"]
-    assert len(token) == 40
-    authed = APIClient()
-    authed.credentials(HTTP_AUTHORIZATION=f"Token {token}")
-    assert [p["slug"] for p in authed.get("/api/projects/").json()["results"]] == ["demo"]
+    assert (right.status_code, again.status_code) == (200, 200)
+    assert set(right.json()) == {"token", "expiry"}
+    # Every request issues a new token (the key is shown once); both work.
+    tokens = [right.json()["token"], again.json()["token"]]
+    assert tokens[0] != tokens[1]
+    assert [len(token) for token in tokens] == [64, 64]
+    for token in tokens:
+        authed = APIClient()
+        authed.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        assert [p["slug"] for p in authed.get("/api/projects/").json()["results"]] == ["demo"]
 
 
 def test_repeated_failed_token_requests_are_locked_out(csqa, settings):

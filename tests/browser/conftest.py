@@ -1,4 +1,9 @@
-"""Playwright (sync API) driving Debian's Chromium against pytest-django's live server."""
+"""Playwright (sync API) driving Debian's Chromium against pytest-django's live server.
+
+Every page runs under the site's Content-Security-Policy (Playwright does not bypass it unless asked),
+and any violation a page reports fails its test at teardown: an inline script, style or handler that
+slips into a template is caught by the browser tests that load it.
+"""
 
 import os
 
@@ -13,6 +18,26 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+CSP = "Content Security Policy"
+
+# Runs in every document before the page's own scripts. The event reaches Python through a binding,
+# so a violation is kept even when the page navigates away right after it; window.__cspViolations
+# lets a test look at the current document's violations from the page.
+CSP_LISTENER = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  const violation = {
+    directive: event.effectiveDirective,
+    blocked: event.blockedURI,
+    source: event.sourceFile,
+    line: event.lineNumber,
+    sample: event.sample,
+    page: document.location.pathname,
+  };
+  window.__cspViolations.push(violation);
+  window.__reportCspViolation(violation);
+});
+"""
 
 
 @pytest.fixture(scope="session")
@@ -24,19 +49,49 @@ def chromium():
 
 
 @pytest.fixture
-def new_page(chromium, live_server):
+def csp_violations():
+    """What the pages of this test reported against the Content-Security-Policy (a test that provokes
+    one on purpose empties it)."""
+    return []
+
+
+def _watch(page, violations: list) -> None:
+    def on_console(message):
+        if CSP in message.text:
+            violations.append(f"console {message.type} on {page.url}: {message.text}")
+
+    def on_page_error(error):
+        if CSP in error.message:
+            violations.append(f"page error on {page.url}: {error.message}")
+
+    page.on("console", on_console)
+    page.on("pageerror", on_page_error)
+
+
+@pytest.fixture
+def new_page(chromium, live_server, csp_violations):
     """A factory of pages, each in its own browser context (its own cookies: one per person)."""
     contexts = []
 
     def make():
         context = chromium.new_context(base_url=live_server.url, locale="en-GB")
         context.set_default_timeout(10_000)
+        context.expose_binding(
+            "__reportCspViolation", lambda source, violation: csp_violations.append(f"violation: {violation}")
+        )
+        context.add_init_script(CSP_LISTENER)
+        context.on("page", lambda page: _watch(page, csp_violations))
         contexts.append(context)
         return context.new_page()
 
     yield make
     for context in contexts:
+        for page in context.pages:
+            # A round trip delivers the reports still on their way from the browser.
+            page.evaluate("0")
         context.close()
+    if csp_violations:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(csp_violations), pytrace=False)
 
 
 def log_in(page, username: str, password: str = PASSWORD) -> None:

@@ -1,12 +1,13 @@
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
+from knox.auth import TokenAuthentication
 from rest_framework import status
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotation.api.serializers import TokenRequestSerializer, TokenSerializer
-from annotation.api.services import auth_token_obtain
+from annotation.api.services import auth_token_obtain, auth_token_revoke
 from annotation.api.views.base import ERROR, validated
 from annotation.errors import InvalidInput
 
@@ -40,3 +41,19 @@ class TokenObtainApi(APIView):
             )
         token = auth_token_obtain(user=user)
         return Response(TokenSerializer(token).data)
+
+
+class TokenLogoutApi(APIView):
+    # Token only: it is the token of this request that is revoked; a browser session logs out on the page.
+    authentication_classes = [TokenAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="auth_token_logout",
+        request=None,
+        responses={204: None, 401: ERROR},
+        tags=["auth"],
+    )
+    def post(self, request):
+        auth_token_revoke(token=request.auth)
+        return Response(status=status.HTTP_204_NO_CONTENT)
