@@ -40,9 +40,9 @@ def project_annotators(*, project_ids: Iterable[int]) -> dict[int, list[Annotato
             "user_id",
             "code",
             "user__username",
-            "user__profile__region",
-            "user__profile__native_languages",
-            "user__profile__education",
+            "profile__region",
+            "profile__native_languages",
+            "profile__education",
             "is_active",
         )
         .order_by()

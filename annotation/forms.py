@@ -65,6 +65,19 @@ class ProjectSettingsForm(forms.Form):
         help_text="An item flagged ambiguous by more answerers than this is excluded.",
     )
     plan_seed = forms.IntegerField(min_value=0, initial=0, help_text="Same seed, same plan.")
+    max_annotators = forms.IntegerField(
+        min_value=1,
+        max_value=100_000,
+        initial=200,
+        required=False,
+        help_text="No more annotators may join or be imported (empty: unchanged, 200 for a new project).",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("max_annotators") is None:
+            cleaned.pop("max_annotators", None)
+        return cleaned
 
     def clean_languages(self) -> list[dict[str, str]]:
         return parse_languages(self.cleaned_data["languages"])
@@ -93,7 +106,7 @@ class MemberAddForm(forms.Form):
         required=False,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="Only for a new account: leave empty to add an existing user.",
+        help_text="Only to create a new account (platform admins): leave empty to add an existing user.",
     )
 
     def clean(self):

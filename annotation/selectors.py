@@ -10,7 +10,7 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from annotation.models import Assignment, Category, Item, Membership, Project
+from annotation.models import Assignment, Category, Invitation, Item, Membership, Project
 
 ADMIN = Membership.Role.ADMIN
 REVIEWER = Membership.Role.REVIEWER
@@ -35,6 +35,25 @@ def membership_for(*, user: AbstractBaseUser, slug: str, roles: tuple[str, ...] 
     if membership is None:
         raise Http404("No such project.")
     return membership
+
+
+def invitations_for_user(*, user: AbstractBaseUser) -> QuerySet[Invitation]:
+    """Pending invitations addressed to this user's name."""
+    if not user.is_authenticated:
+        return Invitation.objects.none()
+    return (
+        Invitation.objects.filter(username=user.get_username(), status=Invitation.Status.PENDING)
+        .select_related("project", "invited_by")
+        .order_by("-created_at", "-id")
+    )
+
+
+def invitation_for_user(*, user: AbstractBaseUser, invitation_id: int) -> Invitation:
+    """One pending invitation addressed to this user, or 404 (anyone else's looks like none)."""
+    invitation = invitations_for_user(user=user).filter(pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("No such invitation.")
+    return invitation
 
 
 def project_for_user(*, user: AbstractBaseUser, slug: str, roles: tuple[str, ...] | None = None) -> Project:

@@ -118,13 +118,17 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
         )
         copy_rows(
             Membership,
-            ["project", "user", "role", "is_active", "code", "joined_at"],
-            ((project.pk, uid, "annotator", True, f"W{i + 1}", now) for i, uid in enumerate(annotator_ids)),
+            ["project", "user", "role", "is_active", "is_imported", "code", "joined_at"],
+            ((project.pk, uid, "annotator", True, False, f"W{i + 1}", now) for i, uid in enumerate(annotator_ids)),
         )
+        membership_of = dict(Membership.objects.filter(project=project).values_list("user_id", "pk"))
         copy_rows(
             AnnotatorProfile,
-            ["user", "native_languages", "region", "country", "ethnicity", "education", "screening_answers"],
-            ((uid, "id", f"Region {i % 20}", "Indonesia", "", "", "{}") for i, uid in enumerate(annotator_ids)),
+            ["membership", "native_languages", "region", "country", "ethnicity", "education", "screening_answers"],
+            (
+                (membership_of[uid], "id", f"Region {i % 20}", "Indonesia", "", "", "{}")
+                for i, uid in enumerate(annotator_ids)
+            ),
         )
         categories = Category.objects.bulk_create(Category(project=project, name=name) for name in CATEGORIES)
         per_category = -(-concepts // len(categories))

@@ -114,13 +114,14 @@ def fill(*, items: int, annotators: int, seed: int) -> int:
         regions = [f"Region {n % 12}" for n in range(annotators)]
         _copy(
             Membership._meta.db_table,
-            ["project_id", "user_id", "role", "is_active", "code", "joined_at"],
-            ((project.pk, uid, "annotator", True, f"W{n + 1}", now) for n, uid in enumerate(ids)),
+            ["project_id", "user_id", "role", "is_active", "is_imported", "code", "joined_at"],
+            ((project.pk, uid, "annotator", True, False, f"W{n + 1}", now) for n, uid in enumerate(ids)),
         )
+        membership_of = dict(Membership.objects.filter(project=project).values_list("user_id", "pk"))
         _copy(
             AnnotatorProfile._meta.db_table,
-            ["user_id", "native_languages", "region", "country", "ethnicity", "education", "screening_answers"],
-            ((uid, "id", regions[n], "Indonesia", "", "", "{}") for n, uid in enumerate(ids)),
+            ["membership_id", "native_languages", "region", "country", "ethnicity", "education", "screening_answers"],
+            ((membership_of[uid], "id", regions[n], "Indonesia", "", "", "{}") for n, uid in enumerate(ids)),
         )
         cats = [Category.objects.create(project=project, name=name) for name in CATEGORIES]
         _copy(

@@ -10,10 +10,20 @@ from annotation.api.views.assignments import (
     AssignmentNextApi,
     AssignmentSubmitApi,
 )
-from annotation.api.views.auth import TokenObtainApi
+from annotation.api.views.auth import TokenLogoutApi, TokenObtainApi
 from annotation.api.views.catalog import AuthoringPlanApi, CategoryListApi, ConceptImportApi, ConceptListApi
 from annotation.api.views.items import ItemDetailApi, ItemListApi
-from annotation.api.views.members import MemberListAddApi, MemberProfileApi, MemberUpdateApi
+from annotation.api.views.members import (
+    InvitationAcceptApi,
+    InvitationDeclineApi,
+    MemberListAddApi,
+    MemberProfileApi,
+    MemberUpdateApi,
+    MyInvitationListApi,
+    MyProfileApi,
+    ProjectInvitationListApi,
+    ProjectInvitationWithdrawApi,
+)
 from annotation.api.views.projects import ProjectDetailApi, ProjectListCreateApi
 from qc.api.views import DashboardApi, ErrorTypeListApi, ReviewDecideApi, ReviewNextApi, ReviewQueueApi
 
@@ -22,6 +32,11 @@ project_urlpatterns = [
     path("members/", MemberListAddApi.as_view(), name="api-members"),
     path("members/<int:membership_id>/", MemberUpdateApi.as_view(), name="api-member"),
     path("members/<int:membership_id>/profile/", MemberProfileApi.as_view(), name="api-member-profile"),
+    path("profile/", MyProfileApi.as_view(), name="api-my-profile"),
+    path("invitations/", ProjectInvitationListApi.as_view(), name="api-project-invitations"),
+    path(
+        "invitations/<int:invitation_id>/", ProjectInvitationWithdrawApi.as_view(), name="api-project-invitation"
+    ),
     path("categories/", CategoryListApi.as_view(), name="api-categories"),
     path("concepts/", ConceptListApi.as_view(), name="api-concepts"),
     path("concepts/import/", ConceptImportApi.as_view(), name="api-concepts-import"),
@@ -43,6 +58,10 @@ project_urlpatterns = [
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("auth/token/", TokenObtainApi.as_view(), name="api-token"),
+    path("auth/logout/", TokenLogoutApi.as_view(), name="api-logout"),
+    path("invitations/", MyInvitationListApi.as_view(), name="api-invitations"),
+    path("invitations/<int:invitation_id>/accept/", InvitationAcceptApi.as_view(), name="api-invitation-accept"),
+    path("invitations/<int:invitation_id>/decline/", InvitationDeclineApi.as_view(), name="api-invitation-decline"),
     path("projects/", ProjectListCreateApi.as_view(), name="api-projects"),
     path("projects/<slug:slug>/", include(project_urlpatterns)),
 ]

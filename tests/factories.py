@@ -31,7 +31,7 @@ class ProfileFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = AnnotatorProfile
 
-    user = factory.SubFactory(UserFactory)
+    membership = factory.SubFactory("tests.factories.MembershipFactory")
     region = "West Java"
 
 

@@ -11,11 +11,11 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from annotation import limits
 from annotation.models import AnnotatorProfile, Assignment, Item, Membership, ProjectLanguage
 from annotation.task_types import get_task_type, task_type_choices
 
-MAX_IMPORT_BYTES = 20 * 1024 * 1024
-MAX_TEXT = 2000
+MAX_IMPORT_BYTES = limits.IMPORT_BYTES
 
 
 # --- auth -------------------------------------------------------------------------------------------
@@ -27,7 +27,9 @@ class TokenRequestSerializer(serializers.Serializer):
 
 
 class TokenSerializer(serializers.Serializer):
+    # The key is shown in this response only: the server keeps a digest and cannot show it again.
     token = serializers.CharField(source="key")
+    expiry = serializers.DateTimeField(allow_null=True)
 
 
 # --- projects ---------------------------------------------------------------------------------------
@@ -43,11 +45,14 @@ class LanguageSerializer(serializers.Serializer):
 
 class ProjectUpdateInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200, required=False)
-    guidelines = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
+    guidelines = serializers.CharField(
+        max_length=limits.GUIDELINES, required=False, allow_blank=True, trim_whitespace=False
+    )
     authors_per_concept = serializers.IntegerField(min_value=1, max_value=100, required=False)
     answerers_per_item = serializers.IntegerField(min_value=1, max_value=100, required=False)
     ambiguity_threshold = serializers.IntegerField(min_value=0, max_value=100, required=False)
     plan_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    max_annotators = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
     languages = LanguageSerializer(many=True, required=False, allow_empty=False)
 
 
@@ -74,6 +79,7 @@ class ProjectSerializer(serializers.Serializer):
     answerers_per_item = serializers.IntegerField()
     ambiguity_threshold = serializers.IntegerField()
     plan_seed = serializers.IntegerField()
+    max_annotators = serializers.IntegerField()
     licence = serializers.CharField()
     created_at = serializers.DateTimeField()
     role = serializers.SerializerMethodField(help_text="The caller's role in this project.")
@@ -128,6 +134,16 @@ class MembershipSerializer(serializers.Serializer):
     code = serializers.CharField()
     is_active = serializers.BooleanField()
     joined_at = serializers.DateTimeField()
+
+
+class InvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    project = serializers.CharField(source="project.slug")
+    username = serializers.CharField()
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+    code = serializers.CharField()
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
 
 
 class ProfileSerializer(serializers.ModelSerializer):
@@ -238,9 +254,8 @@ class AssignmentSerializer(serializers.Serializer):
 
 class AuthoringInputSerializer(serializers.Serializer):
     payload = serializers.DictField(help_text="The task type's payload, e.g. csqa: {question, choices[5], answer}.")
-    justification = serializers.CharField(
-        max_length=MAX_TEXT, required=False, allow_blank=True, default="", trim_whitespace=False
-    )
+    # No max_length here: the service refuses more than limits.JUSTIFICATION with the pages' message.
+    justification = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
 
 
 # --- items ------------------------------------------------------------------------------------------

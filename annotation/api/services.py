@@ -2,49 +2,46 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from rest_framework.authtoken.models import Token
-
-from annotation.errors import InvalidInput
-from annotation.models import Membership, Project
-from annotation.services.projects import membership_add, membership_deactivate, user_create
+from knox.models import AuthToken
 
 User = get_user_model()
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    """A new API token: `key` exists only here (the database keeps its digest), `expiry` is when it stops working."""
+
+    key: str
+    expiry: datetime | None
 
 
 @transaction.atomic
-def auth_token_obtain(*, user: AbstractBaseUser) -> Token:
-    """The user's API token; one per user, created on first use."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+def auth_token_obtain(*, user: AbstractBaseUser) -> IssuedToken:
+    """A new API token for the user, valid for REST_KNOX["TOKEN_TTL"]; earlier tokens stay valid until they expire."""
+    instance, key = AuthToken.objects.create(user=user)
+    logger.info("auth.token_issued", extra={"user": user.pk, "expiry": instance.expiry})
+    return IssuedToken(key=key, expiry=instance.expiry)
 
 
 @transaction.atomic
-def member_add(*, project: Project, username: str, role: str, code: str = "", password: str = "") -> Membership:
-    """Add an existing user by name, or create the user first when a password is given."""
-    if password:
-        user = user_create(username=username, password=password)
-    else:
-        user = User.objects.filter(username=username).first()
-        if user is None:
-            raise InvalidInput(
-                f"There is no user “{username}”.",
-                field_errors={"username": ["No such user; give a password to create the account."]},
-            )
-    return membership_add(project=project, user=user, role=role, code=code)
+def auth_token_revoke(*, token: AuthToken) -> None:
+    """Log out one API client: the token it authenticated with stops working."""
+    token.delete()
+    logger.info("auth.token_revoked", extra={"user": token.user_id})
 
 
 @transaction.atomic
-def member_update(*, membership: Membership, role: str | None = None, is_active: bool | None = None) -> Membership:
-    """Change a member's role and/or activity with the core services the pages use.
-
-    An omitted field keeps its value: a new role for someone who left does not bring them back.
-    """
-    stay_active = membership.is_active if is_active is None else is_active
-    if role is not None or is_active is True:
-        membership = membership_add(project=membership.project, user=membership.user, role=role or membership.role)
-    if not stay_active and membership.is_active:
-        membership = membership_deactivate(membership=membership)
-    return membership
+def auth_tokens_revoke_all(*, user_id: int) -> int:
+    """Every API token of the user stops working (their password changed); returns how many there were."""
+    revoked, _ = AuthToken.objects.filter(user_id=user_id).delete()
+    if revoked:
+        logger.info("auth.tokens_revoked", extra={"user": user_id, "count": revoked})
+    return revoked

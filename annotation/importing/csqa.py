@@ -30,6 +30,8 @@ KNOWN_FIELDS = frozenset(
     {"id", "category", "question_concept", "question", "choices", "answer_creator", "answer_majority", *PER_ANNOTATOR}
 )
 _NUMBERED = re.compile(r"(\D*)(\d+)")
+CODE_MAX_LENGTH = 40  # Membership.code
+DEFAULT_MAX_ANNOTATORS = 200  # Project.max_annotators
 
 
 class CsqaFileError(ValueError):
@@ -89,7 +91,16 @@ class ParsedFile:
 
 
 def load_records(data: bytes | str) -> list[tuple[int, Any]]:
-    """(row number, decoded JSON value) for a JSON array or JSON Lines text; CsqaFileError if unreadable."""
+    """(row number, decoded JSON value) for a JSON array or JSON Lines text; CsqaFileError if unreadable.
+
+    Text a database can't store (NUL, a lone surrogate such as "\\ud800") and JSON nested deeper than
+    any id-csqa row are unreadable too: the file is refused with the row and the field.
+    """
+    from annotation import limits
+
+    # An id-csqa row nests three levels (option_ambiguity -> annotator -> list); more is not a row.
+    max_depth = 16
+
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -105,17 +116,58 @@ def load_records(data: bytes | str) -> list[tuple[int, Any]]:
             raise CsqaFileError(
                 f"The file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); nothing was imported."
             ) from None
-        return list(enumerate(records, start=1))
-    out = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append((number, json.loads(line)))
-        except json.JSONDecodeError as exc:
+        except ValueError:  # Python refuses integers of more than 4,300 digits
             raise CsqaFileError(
-                f"Line {number} is not valid JSON ({exc.msg}, column {exc.colno}); nothing was imported."
+                "The file is not valid JSON (a number has more than 4,300 digits); nothing was imported."
             ) from None
+        except RecursionError:
+            raise CsqaFileError("The file is not valid JSON (nested too deeply); nothing was imported.") from None
+        out = list(enumerate(records, start=1))
+    else:
+        out = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                out.append((number, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise CsqaFileError(
+                    f"Line {number} is not valid JSON ({exc.msg}, column {exc.colno}); nothing was imported."
+                ) from None
+            except ValueError:
+                raise CsqaFileError(
+                    f"Line {number} is not valid JSON (a number has more than 4,300 digits); nothing was imported."
+                ) from None
+            except RecursionError:
+                raise CsqaFileError(
+                    f"Line {number} is not valid JSON (nested too deeply); nothing was imported."
+                ) from None
+    # Longer than the columns and limits that hold them: refused here, with the row, until rows can be
+    # skipped for it; the database would otherwise refuse the import half-way.
+    text_limits = {
+        "category": limits.CATEGORY_NAME,
+        "question_concept": limits.CONCEPT_NAME,
+        "question": limits.QUESTION,
+    }
+    for number, record in out:
+        found = next(limits.unstorable_strings(record, max_depth=max_depth, root="value"), None)
+        if found is not None:
+            where, problem = found
+            raise CsqaFileError(f"Row {number}, {where}: {problem} Nothing was imported.")
+        if not isinstance(record, dict):
+            continue
+        texts = [(name, record.get(name), limit) for name, limit in text_limits.items()]
+        choices = record.get("choices")
+        if isinstance(choices, dict) and isinstance(choices.get("text"), list):
+            texts += [(f"choices.text[{i}]", text, limits.OPTION) for i, text in enumerate(choices["text"])]
+        if isinstance(record.get("reason"), dict):
+            texts += [(f"reason.{limits.shown(code)}", text, limits.COMMENT) for code, text in record["reason"].items()]
+        errors = limits.text_errors(
+            (where, text.strip(), limit) for where, text, limit in texts if isinstance(text, str)
+        )
+        if errors:
+            where, problems = next(iter(errors.items()))
+            raise CsqaFileError(f"Row {number}, {where}: {problems[0]} Nothing was imported.")
     return out
 
 
@@ -210,33 +262,69 @@ def _per_annotator(record: dict[str, Any], key: str, row: _Row) -> dict[str, Any
     return {str(k).strip(): v for k, v in value.items()}
 
 
-def _file_annotators(records: Iterable[tuple[int, Any]], known: Iterable[str]) -> list[str]:
+def _check_code(code: str, where: str) -> None:
+    if len(code) > CODE_MAX_LENGTH or not code.isprintable():
+        raise CsqaFileError(
+            f"{where}: the annotator code {code[:50]!r}{'...' if len(code) > 50 else ''} is not a code "
+            f"(at most {CODE_MAX_LENGTH} printable characters, e.g. W1); nothing was imported."
+        )
+
+
+def _too_many(count: int, max_annotators: int, why: str) -> CsqaFileError:
+    return CsqaFileError(
+        f"{why}: {count} annotators, but this project allows at most {max_annotators} "
+        "(a project setting); nothing was imported."
+    )
+
+
+def _file_annotators(records: Iterable[tuple[int, Any]], known: Iterable[str], max_annotators: int) -> list[str]:
     """Every annotator code of the file, plus `known` ones, with gaps in a numbered series filled.
 
     A row's author never appears in it, so an annotator who wrote but never answered (W1 in a subset
-    of the release) is only visible as a gap: W2..W6 means W1..W6.
+    of the release) is only visible as a gap: W2..W6 means W1..W6. Every code becomes an account, so
+    the codes are checked before anything is built: each is short, and there are at most
+    `max_annotators` of them once the gaps are counted (W2000 alone means 2,000 annotators).
     """
-    codes = {c.strip() for c in known if c.strip()}
-    for _, record in records:
+    codes: set[str] = set()
+    for code in known:
+        code = str(code).strip()
+        if code:
+            _check_code(code, "Annotator regions")
+            codes.add(code)
+    for number, record in records:
         if isinstance(record, dict):
             for key in PER_ANNOTATOR:
                 if isinstance(record.get(key), dict):
-                    codes.update(str(k).strip() for k in record[key])
-    codes.discard("")
+                    for raw in record[key]:
+                        code = str(raw).strip()
+                        if code and code not in codes:
+                            _check_code(code, f"Row {number}, {key}")
+                            codes.add(code)
+                            if len(codes) > max_annotators:
+                                raise _too_many(len(codes), max_annotators, f"Row {number} names more than that")
     series: dict[str, int] = {}
     for code in codes:
         match = _NUMBERED.fullmatch(code)
         if match:
             series[match[1]] = max(series.get(match[1], 0), int(match[2]))
+    filled = set(codes)
     for prefix, top in series.items():
-        codes.update(f"{prefix}{n}" for n in range(1, top + 1))
-    return sorted(codes, key=code_sort_key)
+        if top > max_annotators:
+            raise _too_many(top, max_annotators, f"The code {prefix}{top} means {prefix}1..{prefix}{top}")
+        filled.update(f"{prefix}{n}" for n in range(1, top + 1))
+        if len(filled) > max_annotators:
+            raise _too_many(len(filled), max_annotators, "With the gaps in numbered codes filled")
+    return sorted(filled, key=code_sort_key)
 
 
-def parse_csqa(data: bytes | str, *, known_annotators: Iterable[str] = ()) -> ParsedFile:
-    """Parse a file; `known_annotators` (e.g. the codes given regions) join the codes found in it."""
+def parse_csqa(
+    data: bytes | str, *, known_annotators: Iterable[str] = (), max_annotators: int = DEFAULT_MAX_ANNOTATORS
+) -> ParsedFile:
+    """Parse a file; `known_annotators` (e.g. the codes given regions) join the codes found in it.
+
+    CsqaFileError (nothing imported) when the file is unreadable or names more than `max_annotators`."""
     records = load_records(data)
-    annotators = _file_annotators(records, known_annotators)
+    annotators = _file_annotators(records, known_annotators, max_annotators)
     issues: list[Issue] = []
     rows: list[ParsedRow] = []
     seen_ids: dict[str, int] = {}

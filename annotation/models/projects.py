@@ -11,6 +11,9 @@ class Project(models.Model):
     authors_per_concept = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)])
     answerers_per_item = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
     ambiguity_threshold = models.PositiveSmallIntegerField(default=3)
+    # A bound on annotator memberships: an import or an admin can't make more (a 213-byte file once
+    # created 2,000 accounts by naming annotator Z2000).
+    max_annotators = models.PositiveIntegerField(default=200, validators=[MinValueValidator(1)])
     # Seed for every deterministic plan made in this project (authoring, cross-answering).
     plan_seed = models.PositiveIntegerField(default=0)
     licence = models.CharField(max_length=100, blank=True, default="CC BY-NC 4.0")
@@ -62,6 +65,9 @@ class Membership(models.Model):
     is_active = models.BooleanField(default=True)
     # Short public code used in reports and exports instead of the user name (W1, W2, ...).
     code = models.CharField(max_length=40, blank=True)
+    # An annotator of an imported dataset: an account of the project's own namespace, not a person who
+    # signed in. Only these memberships may be matched by an import's annotator codes.
+    is_imported = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -75,7 +81,10 @@ class Membership(models.Model):
 
 
 class AnnotatorProfile(models.Model):
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    """What a member told this project about themselves (one per membership, never shared between
+    projects): a project admin sees and edits only what was given to their project."""
+
+    membership = models.OneToOneField(Membership, on_delete=models.CASCADE, related_name="profile")
     native_languages = models.CharField(max_length=200, blank=True, help_text="Comma-separated codes.")
     region = models.CharField(max_length=200, blank=True, help_text="Region or domicile.")
     country = models.CharField(max_length=100, blank=True)
@@ -85,7 +94,45 @@ class AnnotatorProfile(models.Model):
     screening_answers = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
-        return f"Profile of {self.user}"
+        return f"Profile of membership {self.membership_id}"
+
+
+class Invitation(models.Model):
+    """A project admin's offer of a role to a user name; the person joins only by accepting it.
+
+    Kept by user name (not a user id) so that inviting a name nobody has looks exactly like inviting
+    one that exists: the add form must not tell a project admin who has an account on the site.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="invitations")
+    username = models.CharField(max_length=150)
+    role = models.CharField(max_length=20, choices=Membership.Role.choices)
+    code = models.CharField(max_length=40, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "username"],
+                condition=models.Q(status="pending"),
+                name="uniq_pending_invitation",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} invited to {self.project} as {self.role} ({self.status})"
 
 
 class Category(models.Model):

@@ -14,9 +14,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from annotation.errors import InvalidInput
-from annotation.importing.csqa import CsqaFileError, Issue, ParsedFile, ParsedRow, parse_csqa
+from annotation.importing.csqa import DEFAULT_MAX_ANNOTATORS, CsqaFileError, Issue, ParsedFile, ParsedRow, parse_csqa
 from annotation.models import (
-    AnnotatorProfile,
     Category,
     Concept,
     Item,
@@ -26,7 +25,13 @@ from annotation.models import (
     Project,
     ProjectLanguage,
 )
-from annotation.services.projects import project_create
+from annotation.services.projects import (
+    PROFILE_MAX_LENGTHS,
+    membership_add,
+    profile_update,
+    project_create,
+    user_create,
+)
 from annotation.task_types import get_task_type
 
 User = get_user_model()
@@ -119,8 +124,14 @@ def csqa_import(
             "Give the language code of the file (e.g. id, su).", field_errors={"language": ["Required."]}
         )
     regions = {k.strip(): v.strip() for k, v in (annotator_regions or {}).items() if k.strip()}
+    for code, region in regions.items():
+        if len(region) > PROFILE_MAX_LENGTHS["region"] or not region.isprintable():
+            message = f"The region of {code[:40]} is not at most {PROFILE_MAX_LENGTHS['region']} printable characters."
+            raise InvalidInput(message, field_errors={"annotator_regions": [message]})
+    existing_project = Project.objects.filter(slug=project_slug).only("max_annotators").first()
+    max_annotators = existing_project.max_annotators if existing_project else DEFAULT_MAX_ANNOTATORS
     try:
-        parsed = parse_csqa(_read(path_or_bytes), known_annotators=regions)
+        parsed = parse_csqa(_read(path_or_bytes), known_annotators=regions, max_annotators=max_annotators)
     except CsqaFileError as exc:
         raise InvalidInput(str(exc), field_errors={"file": [str(exc)]}) from None
 
@@ -222,29 +233,43 @@ def _project(slug: str, language: str, creator: AbstractBaseUser | None) -> tupl
 
 
 def _annotators(project: Project, codes: list[str], regions: dict[str, str]) -> tuple[dict[str, Any], int]:
+    """code -> user. A code is a public name inside this project only: one that an annotator of this
+    project already has is that annotator (answers collected elsewhere by the team's own people); any
+    other code becomes a new account of the project's namespace (`<slug>-<code>`, suffixed when that
+    name is taken), joined through membership_add so the project's rules hold (the bound on
+    annotators included). Nobody outside the project is ever matched, no role ever changes, and a
+    code held by an admin or reviewer of the project refuses the file."""
+    members = {m.code: m for m in Membership.objects.filter(project=project, code__in=codes).select_related("user")}
+    staff = sorted(code for code, m in members.items() if m.role != Membership.Role.ANNOTATOR)
+    if staff:
+        message = (
+            f"The file's annotator codes {', '.join(staff[:10])} are codes of this project's admins or reviewers; "
+            "an import never turns them into annotators. Change the file's codes or theirs. Nothing was imported."
+        )
+        raise InvalidInput(message, field_errors={"file": [message]})
     created = 0
     users: dict[str, Any] = {}
-    members = {m.code: m for m in Membership.objects.filter(project=project, code__in=codes).select_related("user")}
     for code in codes:
         membership = members.get(code)
-        if membership is not None:
-            user = membership.user
-        else:
-            username = f"{project.slug}-{slugify(code) or 'annotator'}"[:150]
-            user = User.objects.filter(username=username).first()
-            if user is None:
-                # Imported people are names in a dataset, not accounts: no usable password.
-                user = User.objects.create_user(username=username, password=None)
-                created += 1
-            Membership.objects.update_or_create(
-                project=project, user=user, defaults={"role": Membership.Role.ANNOTATOR, "code": code}
+        if membership is None:
+            user = user_create(username=_free_username(project, code), password=None)
+            membership = membership_add(
+                project=project, user=user, role=Membership.Role.ANNOTATOR, code=code, is_imported=True
             )
-        profile, _ = AnnotatorProfile.objects.get_or_create(user=user)
-        if code in regions and profile.region != regions[code]:
-            profile.region = regions[code]
-            profile.save(update_fields=["region"])
-        users[code] = user
+            created += 1
+        if code in regions:
+            profile_update(membership=membership, region=regions[code])
+        users[code] = membership.user
     return users, created
+
+
+def _free_username(project: Project, code: str) -> str:
+    # Imported people are names in a dataset, not accounts: the name only has to be free and readable.
+    base = f"{project.slug}-{slugify(code) or 'annotator'}"[:140]
+    taken = set(User.objects.filter(username__startswith=base).values_list("username", flat=True))
+    if base not in taken:
+        return base
+    return next(f"{base}-{n}" for n in range(2, len(taken) + 3) if f"{base}-{n}" not in taken)
 
 
 def _concepts(project: Project, rows: list[ParsedRow]) -> tuple[dict[tuple[str, str], Concept], int, int]:

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
+from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput
 from annotation.models import AnnotatorProfile, Membership, Project, ProjectLanguage
 from annotation.task_types import get_task_type
@@ -14,6 +18,40 @@ from annotation.task_types import get_task_type
 User = get_user_model()
 
 PROFILE_FIELDS = ("native_languages", "region", "country", "ethnicity", "years_in_region", "education")
+PROFILE_MAX_LENGTHS = {"native_languages": 200, "region": 200, "country": 100, "ethnicity": 200, "education": 200}
+USERNAME_MAX_LENGTH = 150
+CODE_MAX_LENGTH = 40
+# BCP 47 as projects use it: a 2-3 letter language, then optional script / region / variant subtags
+# (id, su, ar, jv-Latn, zh-Hant-TW). Anything else in a code ends up in HTML `lang` attributes and file names.
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*")
+_username_validator = UnicodeUsernameValidator()
+
+
+def username_check(username: str) -> str:
+    """The user name as stored, or InvalidInput: 1-150 letters, digits and @ . + - _ (Django's rule)."""
+    if not isinstance(username, str) or not username or len(username) > USERNAME_MAX_LENGTH:
+        raise InvalidInput(
+            f"A user name has 1 to {USERNAME_MAX_LENGTH} characters.",
+            field_errors={"username": [f"Use 1 to {USERNAME_MAX_LENGTH} characters."]},
+        )
+    try:
+        _username_validator(username)
+    except ValidationError:
+        raise InvalidInput(
+            "A user name may contain only letters, digits and @ . + - _.",
+            field_errors={"username": ["Only letters, digits and @ . + - _."]},
+        ) from None
+    return username
+
+
+def member_code_check(code: str) -> str:
+    code = (code or "").strip()
+    if len(code) > CODE_MAX_LENGTH or any(not ch.isprintable() for ch in code):
+        raise InvalidInput(
+            f"A member code is at most {CODE_MAX_LENGTH} printable characters.",
+            field_errors={"code": [f"At most {CODE_MAX_LENGTH} printable characters."]},
+        )
+    return code
 
 
 @transaction.atomic
@@ -29,6 +67,7 @@ def project_create(
     answerers_per_item: int = 5,
     ambiguity_threshold: int = 3,
     plan_seed: int = 0,
+    max_annotators: int = 200,
 ) -> Project:
     """Create a project, its languages and its QC taxonomy; the creator becomes its admin."""
     from qc.services import error_types_seed  # qc depends on annotation, not the reverse at import time
@@ -37,6 +76,7 @@ def project_create(
         tt = get_task_type(task_type)
     except LookupError as exc:
         raise InvalidInput(str(exc), field_errors={"task_type": [str(exc)]}) from None
+    _check_project_text(name=name, guidelines=guidelines)
     slug = slug or slugify(name)[:80]
     if not slug:
         raise InvalidInput("A project needs a name.", field_errors={"name": ["Give the project a name."]})
@@ -55,12 +95,20 @@ def project_create(
         answerers_per_item=answerers_per_item,
         ambiguity_threshold=ambiguity_threshold,
         plan_seed=plan_seed,
+        max_annotators=max_annotators,
         created_by=creator,
     )
     project_set_languages(project=project, languages=languages)
     Membership.objects.create(project=project, user=creator, role=Membership.Role.ADMIN)
     error_types_seed(project=project, error_types=tt.default_error_types)
     return project
+
+
+def _check_project_text(*, name: str | None, guidelines: str | None) -> None:
+    if name is not None:
+        limits.check_text(name, field="name", max_length=200)
+    if guidelines is not None:
+        limits.check_text(guidelines, field="guidelines", max_length=limits.GUIDELINES)
 
 
 def project_set_languages(*, project: Project, languages: list[dict[str, str]]) -> None:
@@ -70,14 +118,20 @@ def project_set_languages(*, project: Project, languages: list[dict[str, str]]) 
         code = (lang.get("code") or "").strip()
         if not code or code in seen:
             raise InvalidInput(f"Language #{position + 1} has an empty or repeated code.")
+        if len(code) > 20 or not LANGUAGE_CODE.fullmatch(code):
+            raise InvalidInput(
+                f"Language #{position + 1}: “{code[:40]}” is not a language code (BCP 47, e.g. id, su, ar, jv-Latn).",
+                field_errors={"languages": ["Use a BCP 47 code such as id, su, ar or jv-Latn."]},
+            )
+        name = (lang.get("name") or code).strip()
+        if len(name) > 100:
+            raise InvalidInput(f"Language {code}: the name is longer than 100 characters.")
         seen.add(code)
         direction = lang.get("direction") or ProjectLanguage.Direction.LTR
         if direction not in ProjectLanguage.Direction.values:
             raise InvalidInput(f"Language {code}: direction must be ltr or rtl.")
         rows.append(
-            ProjectLanguage(
-                project=project, code=code, name=lang.get("name") or code, direction=direction, position=position
-            )
+            ProjectLanguage(project=project, code=code, name=name or code, direction=direction, position=position)
         )
     ProjectLanguage.objects.filter(project=project).delete()
     ProjectLanguage.objects.bulk_create(rows)
@@ -85,10 +139,19 @@ def project_set_languages(*, project: Project, languages: list[dict[str, str]]) 
 
 @transaction.atomic
 def project_update(*, project: Project, languages: list[dict[str, str]] | None = None, **fields: Any) -> Project:
-    allowed = {"name", "guidelines", "authors_per_concept", "answerers_per_item", "ambiguity_threshold", "plan_seed"}
+    allowed = {
+        "name",
+        "guidelines",
+        "authors_per_concept",
+        "answerers_per_item",
+        "ambiguity_threshold",
+        "plan_seed",
+        "max_annotators",
+    }
     unknown = set(fields) - allowed
     if unknown:
         raise InvalidInput(f"These fields can't be changed: {', '.join(sorted(unknown))}.")
+    _check_project_text(name=fields.get("name"), guidelines=fields.get("guidelines"))
     for key, value in fields.items():
         setattr(project, key, value)
     project.save()
@@ -98,14 +161,25 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
 
 
 @transaction.atomic
-def membership_add(*, project: Project, user: AbstractBaseUser, role: str, code: str = "") -> Membership:
-    """Add a member, or re-activate and re-role one who left."""
+def membership_add(
+    *, project: Project, user: AbstractBaseUser, role: str, code: str = "", is_imported: bool = False
+) -> Membership:
+    """Add a member, or re-activate and re-role one who left. The one way anyone joins a project
+    (pages, API, invitations, imports): the last-admin rule and the bound on annotators hold for all."""
     if role not in Membership.Role.values:
         raise InvalidInput(f"Unknown role {role!r}.", field_errors={"role": ["Choose admin, reviewer or annotator."]})
-    membership, created = Membership.objects.get_or_create(
-        project=project, user=user, defaults={"role": role, "code": code}
+    code = member_code_check(code)
+    membership = Membership.objects.select_for_update().filter(project=project, user=user).first()
+    joining_annotators = role == Membership.Role.ANNOTATOR and (
+        membership is None or not membership.is_active or membership.role != Membership.Role.ANNOTATOR
     )
-    if not created:
+    if joining_annotators:
+        _refuse_past_max_annotators(project, adding=1)
+    if membership is None:
+        membership = Membership.objects.create(
+            project=project, user=user, role=role, code=code, is_imported=is_imported
+        )
+    else:
         if membership.role == Membership.Role.ADMIN and role != Membership.Role.ADMIN:
             _refuse_removing_last_admin(membership)
         membership.role = role
@@ -113,8 +187,18 @@ def membership_add(*, project: Project, user: AbstractBaseUser, role: str, code:
         if code:
             membership.code = code
         membership.save(update_fields=["role", "is_active", "code"])
-    AnnotatorProfile.objects.get_or_create(user=user)
+    AnnotatorProfile.objects.get_or_create(membership=membership)
     return membership
+
+
+def _refuse_past_max_annotators(project: Project, *, adding: int) -> None:
+    active = Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True).count()
+    if active + adding > project.max_annotators:
+        raise InvalidInput(
+            f"This project allows at most {project.max_annotators} annotators and has {active}; "
+            "raise the limit in the project settings first.",
+            field_errors={"role": [f"At most {project.max_annotators} annotators."]},
+        )
 
 
 def _refuse_removing_last_admin(membership: Membership) -> None:
@@ -140,20 +224,27 @@ def membership_deactivate(*, membership: Membership) -> Membership:
 
 
 @transaction.atomic
-def user_create(*, username: str, password: str | None, email: str = "", **profile: Any) -> AbstractBaseUser:
+def user_create(*, username: str, password: str | None, email: str = "") -> AbstractBaseUser:
+    username = username_check(username)
     if User.objects.filter(username=username).exists():
         raise InvalidInput(f"The user name “{username}” is taken.", field_errors={"username": ["Already taken."]})
-    user = User.objects.create_user(username=username, email=email, password=password)
-    profile_update(user=user, **profile)
-    return user
+    return User.objects.create_user(username=username, email=email, password=password)
 
 
 @transaction.atomic
-def profile_update(*, user: AbstractBaseUser, **fields: Any) -> AnnotatorProfile:
+def profile_update(*, membership: Membership, **fields: Any) -> AnnotatorProfile:
+    """Set what a member told this project about themselves; other projects' profiles never change."""
     unknown = set(fields) - set(PROFILE_FIELDS) - {"screening_answers"}
     if unknown:
         raise InvalidInput(f"Unknown profile fields: {', '.join(sorted(unknown))}.")
-    profile, _ = AnnotatorProfile.objects.get_or_create(user=user)
+    for key, limit in PROFILE_MAX_LENGTHS.items():
+        value = fields.get(key)
+        if value is not None and (not isinstance(value, str) or len(value) > limit or "\x00" in value):
+            raise InvalidInput(
+                f"{key.replace('_', ' ').capitalize()}: at most {limit} characters of text.",
+                field_errors={key: [f"At most {limit} characters."]},
+            )
+    profile, _ = AnnotatorProfile.objects.select_for_update().get_or_create(membership=membership)
     for key, value in fields.items():
         setattr(profile, key, value)
     profile.save()

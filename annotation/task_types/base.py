@@ -88,7 +88,6 @@ def register(cls: type[TaskType]) -> type[TaskType]:
 
 
 def get_task_type(name: str) -> TaskType:
-    _load_plugins()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -96,10 +95,24 @@ def get_task_type(name: str) -> TaskType:
 
 
 def task_type_choices() -> list[tuple[str, str]]:
-    _load_plugins()
     return [(name, tt.label) for name, tt in sorted(_REGISTRY.items())]
 
 
-def _load_plugins() -> None:
-    # Imported lazily so plugins may import Django forms without an app-registry cycle.
-    from annotation.task_types import csqa  # noqa: F401
+def registered_task_types() -> list[TaskType]:
+    return [tt for _, tt in sorted(_REGISTRY.items())]
+
+
+def autodiscover() -> None:
+    """Register every task type: each folder `annotation/task_types/<name>/` with a `plugin` module.
+
+    Called from AnnotationConfig.ready(), so adding a protocol is adding a folder; nothing in the core
+    names one. A folder without `plugin.py` (pure parts still being built) is skipped.
+    """
+    import importlib
+    import pkgutil
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent
+    for info in sorted(pkgutil.iter_modules([str(package)]), key=lambda m: m.name):
+        if info.ispkg and (package / info.name / "plugin.py").exists():
+            importlib.import_module(f"annotation.task_types.{info.name}.plugin")

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from annotation.models import Membership
+from annotation.selectors import invitations_for_user
 
 login = auth_views.LoginView.as_view(template_name="registration/login.html", redirect_authenticated_user=True)
 logout = auth_views.LogoutView.as_view()
@@ -21,4 +22,5 @@ def home(request: HttpRequest) -> HttpResponse:
         .select_related("project")
         .order_by("project__name", "project_id")
     )
-    return render(request, "annotation/project_list.html", {"memberships": memberships})
+    invitations = invitations_for_user(user=request.user)
+    return render(request, "annotation/project_list.html", {"memberships": memberships, "invitations": invitations})

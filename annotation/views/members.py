@@ -1,27 +1,25 @@
-"""Project members: add (existing or new account), change role, deactivate; annotator profiles."""
+"""Project members: invite or add, change role, deactivate; each member's profile for this project;
+the invitations a person has received."""
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import MemberAddForm, MemberRoleForm, ProfileForm, apply_domain_error
-from annotation.models import AnnotatorProfile, Membership
-from annotation.selectors import membership_for
-from annotation.services.projects import (
-    PROFILE_FIELDS,
-    membership_add,
-    membership_deactivate,
-    profile_update,
-    user_create,
+from annotation.models import AnnotatorProfile, Invitation, Membership
+from annotation.selectors import invitation_for_user, membership_for
+from annotation.services.members import (
+    invitation_accept,
+    invitation_decline,
+    invitation_withdraw,
+    member_add,
+    member_update,
 )
-from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
-
-User = get_user_model()
+from annotation.services.projects import PROFILE_FIELDS, profile_update
+from annotation.views.common import ADMIN_ONLY, ANY_ROLE, posted, project_context, show_domain_error
 
 
 def _member_of(project, membership_id) -> Membership:
@@ -32,21 +30,6 @@ def _member_of(project, membership_id) -> Membership:
     return get_object_or_404(Membership.objects.select_related("user"), project=project, pk=pk)
 
 
-@transaction.atomic
-def _add_member(*, project, data: dict) -> Membership:
-    # Creating the account and the membership together: a refused membership leaves no stray account.
-    if data["password"]:
-        user = user_create(username=data["username"], password=data["password"])
-    else:
-        user = User.objects.filter(username=data["username"]).first()
-        if user is None:
-            raise InvalidInput(
-                f"There is no user “{data['username']}”.",
-                field_errors={"password": ["Give a password to create this account."]},
-            )
-    return membership_add(project=project, user=user, role=data["role"], code=data["code"].strip())
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def project_members(request: HttpRequest, slug: str) -> HttpResponse:
@@ -54,29 +37,32 @@ def project_members(request: HttpRequest, slug: str) -> HttpResponse:
     project = membership.project
     action = request.POST.get("action", "")
     add_form = MemberAddForm(request.POST if action == "add" else None)
+    if not request.user.is_staff:
+        del add_form.fields["password"]  # accounts are created by platform admins; others invite
     status = 200
     if request.method == "POST":
         try:
             if action == "add":
                 if not add_form.is_valid():
                     raise InvalidInput("Check the new member's details.")
-                added = _add_member(project=project, data=add_form.cleaned_data)
-                messages.success(request, f"{added.user.username} is now {added.get_role_display().lower()}.")
+                result = member_add(project=project, actor=request.user, **add_form.cleaned_data)
+                messages.success(request, result.message)
             elif action == "role":
                 target = _member_of(project, request.POST.get("membership_id"))
                 role_form = MemberRoleForm(request.POST)
                 if not role_form.is_valid():
                     raise InvalidInput("Choose admin, reviewer or annotator.")
-                if target.pk == membership.pk:
-                    raise InvalidInput("You can't change your own role; ask another admin.")
-                membership_add(project=project, user=target.user, role=role_form.cleaned_data["role"])
+                member_update(membership=target, actor=request.user, role=role_form.cleaned_data["role"])
                 messages.success(request, f"{target.user.username}'s role changed.")
             elif action == "deactivate":
                 target = _member_of(project, request.POST.get("membership_id"))
-                if target.pk == membership.pk:
-                    raise InvalidInput("You can't remove yourself from the project; ask another admin.")
-                membership_deactivate(membership=target)
+                member_update(membership=target, actor=request.user, is_active=False)
                 messages.success(request, f"{target.user.username} no longer works on this project.")
+            elif action == "withdraw":
+                invitation = invitation_withdraw(
+                    invitation_id=_invitation_id(request.POST.get("invitation_id")), project=project
+                )
+                messages.success(request, f"Invitation for “{invitation.username}” withdrawn.")
             else:
                 raise InvalidInput("Unknown action.")
         except DomainError as exc:
@@ -87,32 +73,76 @@ def project_members(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("project_members", slug=slug)
     members = (
         Membership.objects.filter(project=project)
-        .select_related("user", "user__profile")
+        .select_related("user", "profile")
         .order_by("-is_active", "role", "code", "user__username")
     )
-    context = project_context(membership, members=members, add_form=add_form, roles=Membership.Role.choices)
+    invitations = Invitation.objects.filter(project=project, status=Invitation.Status.PENDING).order_by("username")
+    context = project_context(
+        membership,
+        members=members,
+        invitations=invitations,
+        add_form=add_form,
+        roles=Membership.Role.choices,
+        can_create_accounts=request.user.is_staff,
+    )
     return render(request, "annotation/membership_list.html", context, status=status)
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def member_profile(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
-    target = _member_of(membership.project, membership_id)
-    profile = AnnotatorProfile.objects.filter(user=target.user).first()
+def _invitation_id(value) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput("No such invitation.") from None
+
+
+def _profile_page(request: HttpRequest, membership: Membership, target: Membership, *, back: str) -> HttpResponse:
+    profile = AnnotatorProfile.objects.filter(membership=target).first()
     initial = {field: getattr(profile, field) for field in PROFILE_FIELDS} if profile else {}
     form = ProfileForm(posted(request), initial=initial)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            profile_update(user=target.user, **form.cleaned_data)
+            profile_update(membership=target, **form.cleaned_data)
         except InvalidInput as exc:
             apply_domain_error(form, exc)
             status = show_domain_error(request, exc)
         else:
             messages.success(request, f"Profile of {target.user.username} saved.")
-            return redirect("project_members", slug=slug)
+            return redirect(back, slug=membership.project.slug)
     elif request.method == "POST":
         status = 400
-    context = project_context(membership, target=target, form=form)
+    context = project_context(membership, target=target, form=form, back=back)
     return render(request, "annotation/membership_profile.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def member_profile(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
+    """A project admin edits what a member told this project (never another project's record)."""
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    target = _member_of(membership.project, membership_id)
+    return _profile_page(request, membership, target, back="project_members")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_profile(request: HttpRequest, slug: str) -> HttpResponse:
+    """A member edits what they tell this project about themselves."""
+    membership = membership_for(user=request.user, slug=slug, roles=ANY_ROLE)
+    return _profile_page(request, membership, membership, back="project_detail")
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> HttpResponse:
+    invitation = invitation_for_user(user=request.user, invitation_id=invitation_id)
+    try:
+        if answer == "accept":
+            joined = invitation_accept(invitation_id=invitation.pk, user=request.user)
+            messages.success(request, f"You joined {joined.project.name} as {joined.get_role_display().lower()}.")
+            return redirect("project_detail", slug=joined.project.slug)
+        invitation_decline(invitation_id=invitation.pk, user=request.user)
+        messages.success(request, f"Invitation to {invitation.project.name} declined.")
+    except DomainError as exc:
+        show_domain_error(request, exc)
+    return redirect("home")

@@ -90,6 +90,7 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "answerers_per_item": project.answerers_per_item,
         "ambiguity_threshold": project.ambiguity_threshold,
         "plan_seed": project.plan_seed,
+        "max_annotators": project.max_annotators,
     }
     form = ProjectSettingsForm(posted(request), initial=initial)
     status = 200

@@ -6,9 +6,11 @@ Everything that differs between machines comes from the environment:
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -24,10 +26,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "django_htmx",
     "template_partials",
+    "csp",
     "axes",
     "annotation",
     "qc",
@@ -36,9 +39,13 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Early, so every response (static files, axes' lockout page) carries the policy.
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before CSRF, which reads a form post: too large a request is refused before anything reads it.
+    "config.middleware.RequestSizeLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -117,26 +124,57 @@ MEDIA_ROOT = Path(os.environ.get("GOTONG_MEDIA_ROOT", BASE_DIR / "media"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: an anonymous caller gets 401 with `WWW-Authenticate: Token`, not a bare 403.
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 100,
+    # Refuses JSON that decodes but can't be handled or stored (deep nesting, NUL, lone surrogates).
+    "DEFAULT_PARSER_CLASSES": [
+        "annotation.api.parsers.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Keyset pages of 100 rows by default, at most 500 (`?page_size=`), in each selector's order.
+    "DEFAULT_PAGINATION_CLASS": "annotation.api.pagination.KeysetPagination",
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
+}
+# API tokens (django-rest-knox): only a SHA-512 digest is stored, the key is shown once; each expires.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=int(os.environ.get("GOTONG_API_TOKEN_TTL_HOURS", str(30 * 24)))),
+    # The header scripts already send: `Authorization: Token <key>`.
+    "AUTH_HEADER_PREFIX": "Token",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Gotong API",
     "DESCRIPTION": "Culturally grounded NLP dataset collection: projects, authoring, QC, agreement.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema maps every endpoint and field: only for people who can sign in.
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     # Items and assignments both have a `status`; name their enums instead of letting them collide.
     "ENUM_NAME_OVERRIDES": {
         "ItemStatusEnum": "annotation.models.items.Item.Status",
         "AssignmentStatusEnum": "annotation.models.assignments.Assignment.Status",
         "ConceptFileFormatEnum": "annotation.api.serializers.CONCEPT_FILE_FORMATS",
         "ExportFormatEnum": "qc.models.ExportRun.Format",
+    },
+}
+
+# Content-Security-Policy (django-csp): scripts, styles and everything else from this site only, no
+# inline code or styles anywhere (data in data- attributes, behaviour in static/js), no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
     },
 }
 
@@ -151,6 +189,26 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+
+# Background runs (qc/runs.py): a worker beats at least every HEARTBEAT seconds; a run whose last
+# sign of life is older than STALE seconds lost its worker and is resumed by the sweeper, at most
+# MAX_ATTEMPTS times in all. STALE should be several heartbeats, so a slow database is not a death.
+GOTONG_RUN_HEARTBEAT_SECONDS = float(os.environ.get("GOTONG_RUN_HEARTBEAT_SECONDS", "10"))
+GOTONG_RUN_STALE_SECONDS = float(os.environ.get("GOTONG_RUN_STALE_SECONDS", "60"))
+GOTONG_RUN_MAX_ATTEMPTS = int(os.environ.get("GOTONG_RUN_MAX_ATTEMPTS", "3"))
+GOTONG_SWEEP_SECONDS = float(os.environ.get("GOTONG_SWEEP_SECONDS", "30"))
+# Run `celery -A config beat` once (or a worker with -B on a single machine) to send these.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-runs": {
+        "task": "qc.sweep_runs",
+        "schedule": GOTONG_SWEEP_SECONDS,
+        # While every worker is busy, sweeps queue up; only the latest one is worth running.
+        "options": {"expires": GOTONG_SWEEP_SECONDS},
+    },
+}
+
+# The largest request body (JSON or form) in bytes; the file imports may add limits.IMPORT_BYTES.
+GOTONG_MAX_REQUEST_BYTES = int(os.environ.get("GOTONG_MAX_REQUEST_BYTES", str(2 * 1024 * 1024)))
 
 # How long a claimed assignment stays reserved for the annotator who opened it.
 GOTONG_ASSIGNMENT_LEASE_SECONDS = int(os.environ.get("GOTONG_ASSIGNMENT_LEASE_SECONDS", "1800"))

@@ -1,6 +1,7 @@
 """Endpoints the loop test doesn't walk through: settings, members, filters, empty queues."""
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from annotation.models import Assignment, Category, Membership
 from annotation.services.assignments import assignment_plan_authoring
@@ -88,7 +89,9 @@ def test_member_role_change_deactivation_and_return(csqa):
     }
 
 
-def test_adding_an_existing_user_and_a_new_one_with_a_weak_password(csqa, other_project):
+def test_platform_admin_adds_an_existing_user_and_refuses_a_weak_password(csqa, other_project):
+    csqa.admin.is_staff = True
+    csqa.admin.save(update_fields=["is_staff"])
     client = client_for(csqa.admin)
     before = db_state()
 
@@ -111,6 +114,72 @@ def test_adding_an_existing_user_and_a_new_one_with_a_weak_password(csqa, other_
         "other-ann1",
         "annotator",
     )
+
+
+def test_project_admin_invites_the_same_way_whether_or_not_the_name_exists(csqa, other_project):
+    client = client_for(csqa.admin)
+
+    existing = client.post(
+        "/api/projects/demo/members/", {"username": "other-ann1", "role": "annotator"}, format="json"
+    )
+    missing = client.post("/api/projects/demo/members/", {"username": "nobody", "role": "annotator"}, format="json")
+    created = client.post(
+        "/api/projects/demo/members/",
+        {"username": "baru", "role": "annotator", "password": "Bandung-Hujan-2026"},
+        format="json",
+    )
+
+    strip = lambda body: {k: v for k, v in body.items() if k not in ("id", "username", "created_at")}  # noqa: E731
+    assert (existing.status_code, missing.status_code) == (202, 202)
+    assert (
+        strip(existing.json())
+        == strip(missing.json())
+        == {
+            "project": "demo",
+            "role": "annotator",
+            "code": "",
+            "status": "pending",
+        }
+    )
+    assert (created.status_code, created.json()["code"]) == (403, "not_allowed")
+    assert (
+        created.json()["detail"]
+        == "Only a platform admin can create accounts; invite an existing user by name instead."
+    )
+    assert not Membership.objects.filter(project=csqa.project, user__username__in=["other-ann1", "baru"]).exists()
+    assert not get_user_model().objects.filter(username="baru").exists()
+
+
+def test_invitee_lists_accepts_and_joins_over_the_api(csqa, other_project):
+    client_for(csqa.admin).post(
+        "/api/projects/demo/members/", {"username": "other-ann1", "role": "annotator", "code": "W7"}, format="json"
+    )
+    invitee = client_for(other_project.annotators[0])
+
+    listed = invitee.get("/api/invitations/").json()["results"]
+    accepted = invitee.post(f"/api/invitations/{listed[0]['id']}/accept/")
+    again = invitee.post(f"/api/invitations/{listed[0]['id']}/accept/")
+
+    assert [(i["project"], i["role"], i["code"]) for i in listed] == [("demo", "annotator", "W7")]
+    assert (accepted.status_code, accepted.json()["role"], accepted.json()["code"]) == (200, "annotator", "W7")
+    assert again.status_code == 404
+    assert Membership.objects.get(project=csqa.project, user=other_project.annotators[0]).is_active is True
+
+
+def test_admin_cannot_demote_or_remove_themselves_over_the_api(csqa):
+    client = client_for(csqa.admin)
+    mine = Membership.objects.get(project=csqa.project, user=csqa.admin)
+    before = db_state()
+
+    demote = client.patch(f"/api/projects/demo/members/{mine.pk}/", {"role": "annotator"}, format="json")
+    leave = client.patch(f"/api/projects/demo/members/{mine.pk}/", {"is_active": False}, format="json")
+
+    assert (demote.status_code, demote.json()["detail"]) == (400, "You can't change your own role; ask another admin.")
+    assert (leave.status_code, leave.json()["detail"]) == (
+        400,
+        "You can't remove yourself from the project; ask another admin.",
+    )
+    assert db_state() == before
 
 
 def test_profile_put_replaces_the_profile(csqa):
@@ -139,7 +208,9 @@ def test_concepts_filter_by_category_and_list_pagination(csqa):
     cat1 = Category.objects.get(project=csqa.project, name="cat1")
 
     filtered = client.get("/api/projects/demo/concepts/", {"category": cat1.pk}).json()
-    paged = client.get("/api/projects/demo/concepts/", {"limit": 2, "offset": 1}).json()
+    first = client.get("/api/projects/demo/concepts/", {"page_size": 2}).json()
+    second = client.get(first["next"]).json()
+    back = client.get(second["previous"]).json()
     bad = client.get("/api/projects/demo/concepts/", {"category": "x"})
 
     assert [(c["category"], c["name"]) for c in filtered["results"]] == [
@@ -147,7 +218,9 @@ def test_concepts_filter_by_category_and_list_pagination(csqa):
         ("cat1", "konsep1x2"),
         ("cat1", "kunjung"),
     ]
-    assert (paged["count"], [c["name"] for c in paged["results"]]) == (6, ["konsep0x2", "kunjung"])
+    assert [c["name"] for c in first["results"]] == ["konsep0x1", "konsep0x2"]
+    assert [c["name"] for c in second["results"]] == ["kunjung", "konsep1x1"]
+    assert (back["results"], first["previous"]) == (first["results"], None)
     assert (bad.status_code, bad.json()["errors"]) == (400, {"category": ["A valid integer is required."]})
 
 

@@ -68,6 +68,7 @@ def test_whole_loop_over_the_api(api_client):
         "answerers_per_item": 5,
         "ambiguity_threshold": 3,
         "plan_seed": 7,
+        "max_annotators": 200,
         "licence": "CC BY-NC 4.0",
         "role": "admin",
     }

@@ -303,18 +303,22 @@ def test_project_creation_is_for_staff_only(csqa):
     assert db_state() == before
 
 
-def test_adding_an_unknown_user_without_a_password_is_refused(csqa):
+def test_a_project_admin_creating_an_account_is_refused(csqa):
     client = client_for(csqa.admin)
     before = db_state()
 
-    response = client.post("/api/projects/demo/members/", {"username": "nobody", "role": "annotator"}, format="json")
+    response = client.post(
+        "/api/projects/demo/members/",
+        {"username": "nobody", "role": "annotator", "password": "Bandung-Hujan-2026"},
+        format="json",
+    )
 
     assert (response.status_code, response.json()) == (
-        400,
+        403,
         {
-            "detail": "There is no user “nobody”.",
-            "code": "invalid",
-            "errors": {"username": ["No such user; give a password to create the account."]},
+            "detail": "Only a platform admin can create accounts; invite an existing user by name instead.",
+            "code": "not_allowed",
+            "errors": {"password": ["Leave empty: project admins invite people by user name."]},
         },
     )
     assert db_state() == before

@@ -63,9 +63,9 @@ def make_project(*, slug: str = "xa", annotators: int = 6, m: int = 5, threshold
     people = []
     for i in range(annotators):
         user = make_user(f"{slug}-w{i + 1}")
-        membership_add(project=project, user=user, role=Membership.Role.ANNOTATOR, code=f"W{i + 1}")
+        membership = membership_add(project=project, user=user, role=Membership.Role.ANNOTATOR, code=f"W{i + 1}")
         if regions:
-            profile_update(user=user, region=regions[i])
+            profile_update(membership=membership, region=regions[i])
         people.append(user)
     return project, people
 

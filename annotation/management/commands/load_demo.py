@@ -19,7 +19,7 @@ from annotation.management.commands.create_admin import staff_user_create
 from annotation.models import Assignment, Membership, Project
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.catalog import concepts_import
-from annotation.services.projects import membership_add, project_create, user_create
+from annotation.services.projects import membership_add, profile_update, project_create, user_create
 
 User = get_user_model()
 
@@ -221,19 +221,9 @@ class Command(BaseCommand):
         if users["reviewer"] is None:
             users["reviewer"] = user_create(username="reviewer", password=password, email="reviewer@example.org")
             created = True
-        for username, _code, region, native, ethnicity, years, education in ANNOTATORS:
+        for username, *_rest in ANNOTATORS:
             if users[username] is None:
-                users[username] = user_create(
-                    username=username,
-                    password=password,
-                    email=f"{username}@example.org",
-                    native_languages=native,
-                    region=region,
-                    country="Indonesia",
-                    ethnicity=ethnicity,
-                    years_in_region=years,
-                    education=education,
-                )
+                users[username] = user_create(username=username, password=password, email=f"{username}@example.org")
                 created = True
 
         project = Project.objects.filter(slug=PROJECT_SLUG).first()
@@ -254,9 +244,21 @@ class Command(BaseCommand):
         wanted = [("reviewer", Membership.Role.REVIEWER, "")] + [
             (username, Membership.Role.ANNOTATOR, code) for username, code, *_rest in ANNOTATORS
         ]
+        profiles = {username: rest for username, _code, *rest in ANNOTATORS}
         for username, role, code in wanted:
             if username not in members:
-                membership_add(project=project, user=users[username], role=role, code=code)
+                membership = membership_add(project=project, user=users[username], role=role, code=code)
+                if username in profiles:
+                    region, native, ethnicity, years, education = profiles[username]
+                    profile_update(
+                        membership=membership,
+                        native_languages=native,
+                        region=region,
+                        country="Indonesia",
+                        ethnicity=ethnicity,
+                        years_in_region=years,
+                        education=education,
+                    )
                 created = True
 
         summary = concepts_import(project=project, data=concepts_csv(), filename="demo-concepts.csv")
@@ -269,12 +271,14 @@ class Command(BaseCommand):
 
     def print_accounts(self, password: str) -> None:
         profiles = {
-            u.username: u
-            for u in User.objects.filter(username__in=[a[0] for a in ANNOTATORS]).select_related("profile")
+            m.user.username: getattr(m, "profile", None)
+            for m in Membership.objects.filter(
+                project__slug=PROJECT_SLUG, user__username__in=[a[0] for a in ANNOTATORS]
+            ).select_related("user", "profile")
         }
         rows = [("admin", "admin", "platform and project admin"), ("reviewer", "reviewer", "QC reviewer")]
         for username, code, *_rest in ANNOTATORS:
-            profile = getattr(profiles.get(username), "profile", None)
+            profile = profiles.get(username)
             where = f"{profile.region} ({profile.ethnicity})" if profile else ""
             rows.append((username, f"annotator {code}", where))
         self.stdout.write("")

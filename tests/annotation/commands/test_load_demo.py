@@ -66,8 +66,8 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
         ("w6", "annotator", "W6", True),
     ]
     assert list(
-        AnnotatorProfile.objects.filter(user__username__in=ANNOTATORS)
-        .order_by("user__username")
+        AnnotatorProfile.objects.filter(membership__user__username__in=ANNOTATORS)
+        .order_by("membership__user__username")
         .values_list("region", "native_languages", "ethnicity", "years_in_region", "country")
     ) == [
         ("West Java", "su,id", "Sundanese", 23, "Indonesia"),

@@ -131,8 +131,8 @@ def test_regions_go_to_profiles_and_name_annotators():
     )
 
     regions = dict(
-        AnnotatorProfile.objects.filter(user__memberships__project__slug="messy").values_list(
-            "user__username", "region"
+        AnnotatorProfile.objects.filter(membership__project__slug="messy").values_list(
+            "membership__user__username", "region"
         )
     )
     assert regions == {

@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from annotation.models import AnnotatorProfile, Membership
+from annotation.models import AnnotatorProfile, Invitation, Membership
 from tests.annotation.views.helpers import db_snapshot
 from tests.factories import UserFactory
 
@@ -25,7 +25,7 @@ def test_members_page_lists_everyone_with_role_and_code(csqa, client):
     assert "Admin (you)" in html
 
 
-def test_add_an_existing_user_as_reviewer(csqa, client):
+def test_project_admin_invites_and_the_person_joins_by_accepting(csqa, client):
     siti = UserFactory(username="siti")
     client.force_login(csqa.admin)
 
@@ -34,12 +34,102 @@ def test_add_an_existing_user_as_reviewer(csqa, client):
     )
 
     assert response.redirect_chain == [(members_url(), 302)]
-    assert "siti is now qc reviewer." in response.content.decode()
+    html = response.content.decode()
+    assert "Invitation for “siti” recorded: if an account has this name, it joins as soon as its owner accepts." in html
+    assert not Membership.objects.filter(project=csqa.project, user=siti).exists()
+    invitation = Invitation.objects.get(project=csqa.project, username="siti")
+    assert (invitation.role, invitation.status, invitation.invited_by) == ("reviewer", "pending", csqa.admin)
+
+    client.force_login(siti)
+    home = client.get(reverse("home")).content.decode()
+    assert f'id="invitation-{invitation.pk}"' in home
+    joined = client.post(reverse("invitation_accept", args=[invitation.pk]), follow=True)
+
+    assert joined.redirect_chain == [(reverse("project_detail", args=["demo"]), 302)]
+    assert "You joined Project demo as qc reviewer." in joined.content.decode()
     membership = Membership.objects.get(project=csqa.project, user=siti)
-    assert (membership.role, membership.is_active) == ("reviewer", True)
+    assert (membership.role, membership.is_active, membership.is_imported) == ("reviewer", True, False)
+    invitation.refresh_from_db()
+    assert invitation.status == "accepted"
+    assert AnnotatorProfile.objects.filter(membership=membership).count() == 1
 
 
-def test_add_a_new_account_with_a_password(csqa, client):
+def test_the_add_form_answers_the_same_whether_or_not_the_name_exists(csqa, other_project, client):
+    client.force_login(csqa.admin)
+
+    existing = client.post(members_url(), {"action": "add", "username": "other-ann1", "role": "annotator"})
+    missing = client.post(members_url(), {"action": "add", "username": "ghost", "role": "annotator"})
+
+    assert (existing.status_code, missing.status_code) == (302, 302)
+    shown = client.get(members_url()).content.decode()
+    assert "Invitation for “ghost” recorded" in shown
+    assert list(
+        Invitation.objects.filter(project=csqa.project).order_by("username").values_list("username", "status")
+    ) == [
+        ("ghost", "pending"),
+        ("other-ann1", "pending"),
+    ]
+    assert not Membership.objects.filter(project=csqa.project, user__username="other-ann1").exists()
+
+
+def test_a_declined_or_withdrawn_invitation_makes_no_member(csqa, client):
+    siti = UserFactory(username="siti")
+    client.force_login(csqa.admin)
+    client.post(members_url(), {"action": "add", "username": "siti", "role": "annotator"})
+    client.post(members_url(), {"action": "add", "username": "asep", "role": "annotator"})
+    siti_inv = Invitation.objects.get(username="siti")
+    asep_inv = Invitation.objects.get(username="asep")
+
+    client.post(members_url(), {"action": "withdraw", "invitation_id": asep_inv.pk})
+    client.force_login(siti)
+    client.post(reverse("invitation_decline", args=[siti_inv.pk]))
+    again = client.post(reverse("invitation_accept", args=[siti_inv.pk]))
+
+    assert again.status_code == 404
+    assert dict(Invitation.objects.values_list("username", "status")) == {"siti": "declined", "asep": "withdrawn"}
+    assert not Membership.objects.filter(project=csqa.project, user=siti).exists()
+
+
+def test_nobody_accepts_an_invitation_addressed_to_someone_else(csqa, client):
+    UserFactory(username="siti")
+    mallory = UserFactory(username="mallory")
+    client.force_login(csqa.admin)
+    client.post(members_url(), {"action": "add", "username": "siti", "role": "admin"})
+    invitation = Invitation.objects.get(username="siti")
+    client.force_login(mallory)
+    before = db_snapshot()
+
+    response = client.post(reverse("invitation_accept", args=[invitation.pk]))
+
+    assert response.status_code == 404
+    assert f"invitation-{invitation.pk}" not in client.get(reverse("home")).content.decode()
+    assert db_snapshot() == before
+
+
+def test_a_project_admin_cannot_create_accounts_and_the_form_has_no_password(csqa, client):
+    client.force_login(csqa.admin)
+    before = db_snapshot()
+
+    page = client.get(members_url()).content.decode()
+    response = client.post(
+        members_url(),
+        {"action": "add", "username": "asep", "role": "annotator", "code": "W9", "password": "Bandung-Hujan-2026"},
+    )
+
+    assert 'name="password"' not in page
+    # The password is not a field of their form: it is ignored, and the name is invited like any other.
+    assert response.status_code == 302
+    assert not User.objects.filter(username="asep").exists()
+    assert list(Invitation.objects.values_list("username", "code")) == [("asep", "W9")]
+    after = db_snapshot()
+    assert {k: v for k, v in after.items() if k != "Invitation"} == {
+        k: v for k, v in before.items() if k != "Invitation"
+    }
+
+
+def test_platform_admin_adds_a_new_account_with_a_password(csqa, client):
+    csqa.admin.is_staff = True
+    csqa.admin.save(update_fields=["is_staff"])
     client.force_login(csqa.admin)
 
     client.post(
@@ -51,23 +141,25 @@ def test_add_a_new_account_with_a_password(csqa, client):
     assert asep.check_password("Bandung-Hujan-2026")
     assert asep.password.startswith("argon2$")
     assert Membership.objects.filter(project=csqa.project, user=asep, role="annotator", code="W9").count() == 1
-    assert AnnotatorProfile.objects.filter(user=asep).count() == 1
+    assert AnnotatorProfile.objects.filter(membership__user=asep).count() == 1
 
 
-def test_unknown_user_without_password_is_refused_and_nothing_changes(csqa, client):
+def test_platform_admin_attaches_an_existing_account_directly(csqa, client):
+    csqa.admin.is_staff = True
+    csqa.admin.save(update_fields=["is_staff"])
+    siti = UserFactory(username="siti")
     client.force_login(csqa.admin)
-    before = db_snapshot()
 
-    response = client.post(members_url(), {"action": "add", "username": "ghost", "role": "annotator"})
+    response = client.post(members_url(), {"action": "add", "username": "siti", "role": "reviewer"}, follow=True)
 
-    html = response.content.decode()
-    assert response.status_code == 400
-    assert "There is no user “ghost”." in html
-    assert '<p class="error" role="alert">Give a password to create this account.</p>' in html
-    assert db_snapshot() == before
+    assert "siti is now qc reviewer." in response.content.decode()
+    assert Membership.objects.get(project=csqa.project, user=siti).role == "reviewer"
+    assert not Invitation.objects.exists()
 
 
 def test_new_account_with_a_taken_name_is_refused(csqa, client):
+    csqa.admin.is_staff = True
+    csqa.admin.save(update_fields=["is_staff"])
     client.force_login(csqa.admin)
     before = db_snapshot()
 
@@ -81,6 +173,8 @@ def test_new_account_with_a_taken_name_is_refused(csqa, client):
 
 
 def test_weak_password_is_refused(csqa, client):
+    csqa.admin.is_staff = True
+    csqa.admin.save(update_fields=["is_staff"])
     client.force_login(csqa.admin)
     before = db_snapshot()
 
@@ -88,6 +182,17 @@ def test_weak_password_is_refused(csqa, client):
 
     assert response.status_code == 400
     assert "This password is too short. It must contain at least 8 characters." in response.content.decode()
+    assert db_snapshot() == before
+
+
+def test_user_names_are_validated(csqa, client):
+    client.force_login(csqa.admin)
+    before = db_snapshot()
+
+    response = client.post(members_url(), {"action": "add", "username": "bad name<script>", "role": "annotator"})
+
+    assert response.status_code == 400
+    assert "A user name may contain only letters, digits and @ . + - _." in response.content.decode()
     assert db_snapshot() == before
 
 
@@ -158,7 +263,7 @@ def test_profile_edit(csqa, client):
     response = client.post(url, data, follow=True)
 
     assert response.redirect_chain == [(members_url(), 302)]
-    profile = AnnotatorProfile.objects.get(user=csqa.annotators[0])
+    profile = AnnotatorProfile.objects.get(membership=target)
     assert (profile.native_languages, profile.region, profile.country, profile.ethnicity) == (
         "su, id",
         "Jawa Barat — Bandung",
@@ -178,4 +283,35 @@ def test_profile_refuses_negative_years(csqa, client):
 
     assert response.status_code == 400
     assert "Ensure this value is greater than or equal to 0." in response.content.decode()
+    assert db_snapshot() == before
+
+
+def test_a_member_edits_what_they_tell_this_project(csqa, client):
+    mine = Membership.objects.get(project=csqa.project, user=csqa.annotators[0])
+    client.force_login(csqa.annotators[0])
+
+    response = client.post(reverse("my_profile", args=["demo"]), {"region": "Cianjur", "years_in_region": "9"})
+
+    assert response.status_code == 302
+    profile = AnnotatorProfile.objects.get(membership=mine)
+    assert (profile.region, profile.years_in_region, profile.education) == ("Cianjur", 9, "")
+
+
+def test_language_codes_are_validated(csqa, client):
+    client.force_login(csqa.admin)
+    before = db_snapshot()
+    data = {
+        "name": "Demo",
+        "languages": "id<script> Indonesian ltr",
+        "authors_per_concept": "2",
+        "answerers_per_item": "5",
+        "ambiguity_threshold": "3",
+        "plan_seed": "0",
+        "max_annotators": "200",
+    }
+
+    response = client.post(reverse("project_settings", args=["demo"]), data)
+
+    assert response.status_code == 400
+    assert "is not a language code (BCP 47, e.g. id, su, ar, jv-Latn)." in response.content.decode()
     assert db_snapshot() == before

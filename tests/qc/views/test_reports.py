@@ -116,7 +116,7 @@ def test_report_page_shows_agreement_conflicts_and_tables(world, client, who):
 
 def test_report_escapes_what_people_typed(world, client):
     Membership.objects.filter(project=world.project, code="W1").update(code="<b>W1</b>")
-    AnnotatorProfile.objects.filter(user=world.people[0]).update(region="<script>x</script>")
+    AnnotatorProfile.objects.filter(membership__user=world.people[0]).update(region="<script>x</script>")
 
     html = _get(client, world.admin, "csqa_report_page").content.decode()
 
@@ -151,7 +151,7 @@ def test_report_json_download_is_the_report(world, client):
 
 def test_conflicts_csv_downloads_are_exact_and_formula_safe(world, client):
     Membership.objects.filter(project=world.project, code="W4").update(code="=HYPERLINK(1)")
-    AnnotatorProfile.objects.filter(user=world.people[2]).update(region="@Bali")
+    AnnotatorProfile.objects.filter(membership__user=world.people[2]).update(region="@Bali")
 
     plain = _get(client, world.admin, "conflicts_csv")
     regional = _get(client, world.admin, "conflicts_csv", data={"by": "region"})
@@ -220,7 +220,7 @@ def test_import_page_imports_into_this_project_and_shows_the_oddities(world, cli
         ("orig_h_test_1", "approved", "xa-w2"),
         ("orig_h_test_2", "approved", "xa-w3"),
     ]
-    assert AnnotatorProfile.objects.get(user=world.people[0]).region == "Sunda"
+    assert AnnotatorProfile.objects.get(membership__user=world.people[0]).region == "Sunda"
     assert '<td id="summary-items-created">0</td>' in again.content.decode()
     assert '<td id="summary-items-existing">3</td>' in again.content.decode()
     assert Item.objects.filter(project=world.project).count() == 7
