@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from annotation.views import accounts, authoring, concepts, items, members, projects
+from annotation.views import accounts, authoring, concepts, items, judging, members, projects
 
 urlpatterns = [
     path("", accounts.home, name="home"),
@@ -32,4 +32,7 @@ urlpatterns = [
     path("p/<slug:slug>/author/<int:assignment_id>/", authoring.author_item, name="author_item"),
     path("p/<slug:slug>/items/", items.item_list, name="item_list"),
     path("p/<slug:slug>/items/<int:item_id>/", items.item_detail, name="item_detail"),
+    path("p/<slug:slug>/crossanswer/", judging.crossanswer_plan, name="crossanswer_plan"),
+    path("p/<slug:slug>/answer/", judging.answer_queue, name="answer_queue"),
+    path("p/<slug:slug>/answer/<int:assignment_id>/", judging.answer_item, name="answer_item"),
 ]

@@ -25,7 +25,8 @@ from annotation.api.views.members import (
     ProjectInvitationWithdrawApi,
 )
 from annotation.api.views.projects import ProjectDetailApi, ProjectListCreateApi
-from qc.api.views import DashboardApi, ErrorTypeListApi, ReviewDecideApi, ReviewNextApi, ReviewQueueApi
+from qc.api.views.dashboard import DashboardApi
+from qc.api.views.reviews import ErrorTypeListApi, ReviewDecideApi, ReviewNextApi, ReviewQueueApi
 
 project_urlpatterns = [
     path("", ProjectDetailApi.as_view(), name="api-project"),
@@ -34,9 +35,7 @@ project_urlpatterns = [
     path("members/<int:membership_id>/profile/", MemberProfileApi.as_view(), name="api-member-profile"),
     path("profile/", MyProfileApi.as_view(), name="api-my-profile"),
     path("invitations/", ProjectInvitationListApi.as_view(), name="api-project-invitations"),
-    path(
-        "invitations/<int:invitation_id>/", ProjectInvitationWithdrawApi.as_view(), name="api-project-invitation"
-    ),
+    path("invitations/<int:invitation_id>/", ProjectInvitationWithdrawApi.as_view(), name="api-project-invitation"),
     path("categories/", CategoryListApi.as_view(), name="api-categories"),
     path("concepts/", ConceptListApi.as_view(), name="api-concepts"),
     path("concepts/import/", ConceptImportApi.as_view(), name="api-concepts-import"),

@@ -4,10 +4,8 @@ from django.urls import include, path
 urlpatterns = [
     path("django-admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
-    path("api/", include("annotation.api.answer_urls")),
-    path("api/", include("qc.api.report_urls")),
+    path("api/", include("annotation.api.urls")),
+    path("api/", include("qc.api.urls")),
     path("", include("qc.urls")),
-    path("", include("qc.report_urls")),
-    path("", include("annotation.answer_urls")),
     path("", include("annotation.urls")),
 ]

@@ -1,12 +1,18 @@
-"""Forms of the QC pages."""
+"""Forms of the QC pages: the review decision, imports and exports. They shape input; the services
+decide what is valid."""
 
 from __future__ import annotations
+
+import re
 
 from django import forms
 
 from annotation import limits
+from annotation.forms import MAX_IMPORT_BYTES
 from annotation.models import Project
-from qc.models import ErrorType, Review
+from qc.models import ErrorType, ExportRun, Review
+
+_SEPARATORS = re.compile(r"[\n;]+")
 
 
 class ReviewForm(forms.Form):
@@ -30,3 +36,43 @@ class ReviewForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.taxonomy = list(ErrorType.objects.filter(project=project).order_by("position", "code"))
         self.fields["error_types"].choices = [(e.code, e.label) for e in self.taxonomy]
+
+
+def parse_regions(text: str) -> dict[str, str]:
+    """ "W1=West Java" per line (or separated by ";", or by "," when on one line) -> {"W1": "West Java"}."""
+    text = text.strip()
+    if not text:
+        return {}
+    parts = _SEPARATORS.split(text) if _SEPARATORS.search(text) else text.split(",")
+    regions: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in parts)):
+        code, sep, region = part.partition("=")
+        if not sep or not code.strip() or not region.strip():
+            raise forms.ValidationError(f"“{part}” is not CODE=REGION (e.g. W1=West Java).")
+        regions[code.strip()] = region.strip()
+    return regions
+
+
+class CsqaImportForm(forms.Form):
+    file = forms.FileField(
+        help_text="id-csqa HUMAN_GEN file: the published JSON array, or JSON Lines as the export writes."
+    )
+    language = forms.CharField(max_length=20, help_text="Language code of the file, e.g. id or su.")
+    annotator_regions = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "dir": "auto", "autocomplete": "off"}),
+        help_text="Optional, one per line: W1=West Java.",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        return upload
+
+    def clean_annotator_regions(self) -> dict[str, str]:
+        return parse_regions(self.cleaned_data.get("annotator_regions") or "")
+
+
+class ExportForm(forms.Form):
+    format = forms.ChoiceField(choices=ExportRun.Format.choices)

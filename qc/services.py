@@ -163,3 +163,21 @@ def review_reject(
         feedback=feedback.strip(),
         error_type_codes=error_type_codes,
     )
+
+
+def review_decide(
+    *,
+    item_id: int,
+    version_id: int,
+    reviewer: AbstractBaseUser,
+    decision: str,
+    feedback: str = "",
+    error_type_codes: Sequence[str] = (),
+) -> Review:
+    """One entry point for the three decisions, used by the review page and the API alike."""
+    if decision == Review.Decision.APPROVE:
+        return review_approve(item_id=item_id, version_id=version_id, reviewer=reviewer, feedback=feedback)
+    service = review_request_revision if decision == Review.Decision.REVISE else review_reject
+    return service(
+        item_id=item_id, version_id=version_id, reviewer=reviewer, feedback=feedback, error_type_codes=error_type_codes
+    )

@@ -10,7 +10,7 @@ from qc.gold import DECIDABLE, gold_recompute
 
 @shared_task(bind=True, name="qc.export_gold", acks_late=True, reject_on_worker_lost=True)
 def export_gold(self: Task, run_id: int) -> dict | None:
-    from qc.export_runs import export_run_execute
+    from qc.exports.runs import export_run_execute
 
     # The task id tells a redelivery of the message that holds the run from any other message.
     run = export_run_execute(run_id=run_id, task_id=self.request.id or "")
@@ -24,7 +24,7 @@ def export_gold(self: Task, run_id: int) -> dict | None:
 @shared_task(name="qc.sweep_runs", acks_late=True, reject_on_worker_lost=True)
 def sweep_runs() -> dict[str, list[int]]:
     """Resume or fail background runs whose worker stopped."""
-    from qc.export_runs import export_runs_sweep
+    from qc.exports.runs import export_runs_sweep
 
     exports = export_runs_sweep()
     return {"exports_requeued": exports.requeued, "exports_failed": exports.failed}

@@ -126,7 +126,10 @@ def csqa_import(
     regions = {k.strip(): v.strip() for k, v in (annotator_regions or {}).items() if k.strip()}
     for code, region in regions.items():
         if len(region) > PROFILE_MAX_LENGTHS["region"] or not region.isprintable():
-            message = f"The region of {code[:40]} is not at most {PROFILE_MAX_LENGTHS['region']} printable characters."
+            message = (
+                f"The region given for {code[:40]} must be printable text of at most "
+                f"{PROFILE_MAX_LENGTHS['region']} characters."
+            )
             raise InvalidInput(message, field_errors={"annotator_regions": [message]})
     existing_project = Project.objects.filter(slug=project_slug).only("max_annotators").first()
     max_annotators = existing_project.max_annotators if existing_project else DEFAULT_MAX_ANNOTATORS

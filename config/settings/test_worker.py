@@ -17,7 +17,7 @@ if not REDIS_URL.startswith("redis://"):
 # test.py runs tasks in-process; this process is the worker.
 CELERY_TASK_ALWAYS_EAGER = False
 
-# Test-only knobs read by qc/export_runs.py: small chunks (progress after every few items) and a pause
+# Test-only knobs read by qc/exports/runs.py: small chunks (progress after every few items) and a pause
 # after each, so that an export lasts long enough to kill its worker half-way.
 GOTONG_EXPORT_CHUNK_SIZE = int(os.environ.get("GOTONG_EXPORT_CHUNK_SIZE", "2000"))
 GOTONG_EXPORT_TEST_DELAY_MS = int(os.environ.get("GOTONG_EXPORT_TEST_DELAY_MS", "0"))

@@ -1,6 +1,14 @@
+"""API shapes of QC: review decisions, the error taxonomy, the dashboard, csqa reports, gold-set export
+runs and id-csqa imports."""
+
+from __future__ import annotations
+
+from django.urls import reverse
 from rest_framework import serializers
 
-from qc.models import ErrorType, Review
+from annotation.forms import MAX_IMPORT_BYTES
+from qc.forms import parse_regions
+from qc.models import ErrorType, ExportRun, Review
 
 
 class ErrorTypeSerializer(serializers.ModelSerializer):
@@ -60,3 +68,142 @@ class DashboardSerializer(serializers.Serializer):
     error_types = DashboardErrorTypeSerializer(many=True)
     status_counts = serializers.DictField(child=serializers.IntegerField(), help_text="Items per status.")
     annotators = DashboardAnnotatorSerializer(many=True)
+
+
+class MatrixSerializer(serializers.Serializer):
+    annotators = serializers.ListField(child=serializers.CharField(), help_text="Public codes, rows and columns.")
+    counts = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="Rows: answerers; columns: creators; answers different from the creator's.",
+    )
+
+
+class RegionMatrixSerializer(serializers.Serializer):
+    regions = serializers.ListField(child=serializers.CharField())
+    counts = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+
+
+class CategoryReportSerializer(serializers.Serializer):
+    category = serializers.CharField()
+    items = serializers.IntegerField()
+    excluded = serializers.IntegerField()
+    judgments = serializers.IntegerField()
+    majority_equals_author = serializers.IntegerField()
+    alpha_nominal = serializers.FloatField(allow_null=True)
+    alpha_nominal_with_author = serializers.FloatField(allow_null=True)
+    mean_agreement = serializers.FloatField(allow_null=True)
+
+
+class AnnotatorReportSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    region = serializers.CharField()
+    authored = serializers.IntegerField()
+    answers = serializers.IntegerField()
+    uncertain = serializers.IntegerField()
+    question_flags_given = serializers.IntegerField()
+    option_flags_given = serializers.IntegerField(help_text="Answers that flagged at least one option.")
+    question_flags_received = serializers.IntegerField()
+    option_flags_received = serializers.IntegerField()
+    accuracy_against_authors = serializers.FloatField(allow_null=True)
+
+
+class KappaSerializer(serializers.Serializer):
+    a = serializers.CharField()
+    b = serializers.CharField()
+    items = serializers.IntegerField()
+    kappa = serializers.FloatField(allow_null=True)
+
+
+class CsqaReportSerializer(serializers.Serializer):
+    project = serializers.CharField()
+    items = serializers.IntegerField()
+    judgments = serializers.IntegerField()
+    excluded = serializers.IntegerField()
+    majority_equals_author = serializers.IntegerField()
+    majority_equals_author_share = serializers.FloatField(allow_null=True)
+    alpha_nominal = serializers.FloatField(allow_null=True)
+    alpha_nominal_with_author = serializers.FloatField(allow_null=True)
+    categories = CategoryReportSerializer(many=True)
+    annotators = AnnotatorReportSerializer(many=True)
+    kappa = KappaSerializer(many=True)
+    conflicts = MatrixSerializer()
+    conflicts_by_region = RegionMatrixSerializer()
+
+
+class ExportInputSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=ExportRun.Format.choices)
+
+
+class ExportRunSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    format = serializers.ChoiceField(choices=ExportRun.Format.choices)
+    status = serializers.ChoiceField(choices=ExportRun.Status.choices)
+    progress = serializers.IntegerField(help_text="Items written so far.")
+    total = serializers.IntegerField(allow_null=True, help_text="Items to write (known once the run starts).")
+    files = serializers.DictField(child=serializers.CharField(), help_text="split (and readme) -> file name.")
+    downloads = serializers.SerializerMethodField(help_text="file name -> API address to download it.")
+    error = serializers.CharField()
+    created_by = serializers.CharField(source="created_by.username", allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_downloads(self, run) -> dict[str, str]:
+        if run.status != ExportRun.Status.DONE:
+            return {}
+        slug = self.context["slug"]
+        return {
+            name: reverse("api-export-file", args=[slug, run.pk, name])
+            for name in sorted(set((run.files or {}).values()))
+        }
+
+
+class CsqaImportInputSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="id-csqa HUMAN_GEN: the published JSON array, or JSON Lines.")
+    language = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Defaults to the project's first language.",
+    )
+    annotator_regions = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="W1=West Java,W2=Central Java (or one per line)."
+    )
+
+    def validate_file(self, value):
+        if value.size > MAX_IMPORT_BYTES:
+            raise serializers.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        return value
+
+    def validate_annotator_regions(self, value: str) -> dict[str, str]:
+        from django import forms
+
+        try:
+            return parse_regions(value)
+        except forms.ValidationError as exc:
+            raise serializers.ValidationError(exc.messages) from None
+
+
+class IssueSerializer(serializers.Serializer):
+    row = serializers.IntegerField()
+    id = serializers.CharField()
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class CsqaImportSummarySerializer(serializers.Serializer):
+    project = serializers.CharField()
+    project_created = serializers.BooleanField()
+    language_added = serializers.BooleanField()
+    rows = serializers.IntegerField()
+    items_created = serializers.IntegerField()
+    items_existing = serializers.IntegerField()
+    judgments_created = serializers.IntegerField()
+    annotators_created = serializers.IntegerField()
+    categories_created = serializers.IntegerField()
+    concepts_created = serializers.IntegerField()
+    rows_skipped = serializers.ListField(child=serializers.IntegerField())
+    issue_counts = serializers.DictField(child=serializers.IntegerField())
+    issue_rows = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))
+    issues = IssueSerializer(many=True)

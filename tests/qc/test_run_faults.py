@@ -23,7 +23,7 @@ from django.db import connection
 from django.urls import reverse
 
 from config.celery import app
-from qc.export_runs import export_run_create, export_run_dir
+from qc.exports.runs import export_run_create, export_run_dir
 from qc.models import ExportRun
 from tests.qc.helpers import add_judgment, make_item, make_project
 

@@ -10,7 +10,7 @@ from django.db import connections
 
 from annotation.models import Item
 from config.celery import app
-from qc.export_runs import export_run_create
+from qc.exports.runs import export_run_create
 from qc.models import ExportRun, GoldDecision
 from qc.tasks import recompute_gold
 from tests.qc.helpers import add_judgment, make_item, make_project

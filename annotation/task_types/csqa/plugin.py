@@ -67,6 +67,6 @@ class CsqaTaskType(TaskType):
 
     def answer_form_class(self) -> type:
         # Imported here: the form module reads the answering selectors, which need the app registry.
-        from annotation.answer_forms import CsqaAnswerForm
+        from annotation.forms.judging import CsqaAnswerForm
 
         return CsqaAnswerForm

@@ -7,8 +7,8 @@ import pytest
 from django.db.models import Model
 from django.urls import reverse
 
-from annotation.answer_selectors import AnswerQuestion
 from annotation.models import Assignment, Judgment
+from annotation.selectors.judgments import AnswerQuestion
 from annotation.services.crossanswer import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record
 from qc.models import GoldDecision

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from qc import export_runs
-from qc.export_runs import (
+from qc.exports import runs as export_runs
+from qc.exports.runs import (
     export_run_claim,
     export_run_create,
     export_run_execute,

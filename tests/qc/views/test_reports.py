@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from annotation.models import AnnotatorProfile, Item, Judgment, Membership
 from qc.models import ExportRun
-from qc.report_tables import conflict_csv_rows, heat_level, heatmap
 from qc.reports import csqa_report
+from qc.reports.tables import conflict_csv_rows, heat_level, heatmap
 from tests.annotation.views.helpers import db_snapshot
 from tests.crossanswer_world import answered_world, id_csqa_file
 

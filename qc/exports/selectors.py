@@ -7,7 +7,7 @@ from pathlib import Path
 from django.http import Http404
 
 from annotation.models import Project
-from qc.export_runs import export_run_dir
+from qc.exports.runs import export_run_dir
 from qc.models import ExportRun
 
 

@@ -11,10 +11,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from annotation.errors import DomainError
 from annotation.selectors import membership_for
 from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
-from qc.export_runs import export_run_create, export_runs_for_project, export_runs_sweep_shown
-from qc.export_selectors import export_file_path, export_run_for_project
+from qc.exports.runs import export_run_create, export_runs_for_project, export_runs_sweep_shown
+from qc.exports.selectors import export_file_path, export_run_for_project
+from qc.forms import ExportForm
 from qc.models import ExportRun
-from qc.report_forms import ExportForm
 
 RUNS_SHOWN = 20
 ACTIVE = (ExportRun.Status.PENDING, ExportRun.Status.RUNNING)

@@ -1,3 +1,7 @@
+"""Reviews over the API: the queue, claiming the next item, the decision, the error taxonomy."""
+
+from __future__ import annotations
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -5,14 +9,13 @@ from rest_framework.response import Response
 from annotation.api.permissions import REVIEWERS
 from annotation.api.selectors import item_detail
 from annotation.api.serializers import ItemDetailSerializer, ItemSerializer, ReviewSerializer
-from annotation.api.views.base import ERROR, NOT_FOUND, REFUSED, ProjectApi, ProjectListApi, validated
+from annotation.api.views.base import ERROR, REFUSED, ProjectApi, ProjectListApi, validated
 from annotation.models import Item
-from annotation.selectors import dashboard_stats, item_for_member
+from annotation.selectors import item_for_member
 from qc.api.selectors import error_types_of, review_queue
-from qc.api.serializers import DashboardSerializer, ErrorTypeSerializer, ReviewInputSerializer
-from qc.api.services import review_decide
+from qc.api.serializers import ErrorTypeSerializer, ReviewInputSerializer
 from qc.models import ErrorType
-from qc.services import review_claim_next
+from qc.services import review_claim_next, review_decide
 
 
 class ReviewQueueApi(ProjectListApi):
@@ -82,15 +85,3 @@ class ErrorTypeListApi(ProjectListApi):
     @extend_schema(operation_id="error_types_list", summary="The project's QC error taxonomy.")
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
-
-
-class DashboardApi(ProjectApi):
-    project_roles = {"GET": REVIEWERS}
-
-    @extend_schema(
-        operation_id="dashboard",
-        summary="Progress per annotator x category, items by status, QC error types per annotator.",
-        responses={200: DashboardSerializer, **NOT_FOUND, 403: ERROR},
-    )
-    def get(self, request, slug):
-        return Response(DashboardSerializer(dashboard_stats(project=self.project)).data)

@@ -1,8 +1,12 @@
-"""REST endpoints for csqa reports, exports and imports (issue 3), under /api/projects/<slug>/."""
+"""REST routes of csqa reports, gold-set exports and id-csqa imports, under /api/projects/<slug>/.
+
+Kept out of config.api_urls, whose own schema is pinned by tests/api/test_schema.py."""
 
 from django.urls import path
 
-from qc.api.report_views import CsqaImportApi, CsqaReportApi, ExportDetailApi, ExportFileApi, ExportListCreateApi
+from qc.api.views.exports import ExportDetailApi, ExportFileApi, ExportListCreateApi
+from qc.api.views.imports import CsqaImportApi
+from qc.api.views.reports import CsqaReportApi
 
 urlpatterns = [
     path("projects/<slug:slug>/reports/csqa/", CsqaReportApi.as_view(), name="api-report-csqa"),

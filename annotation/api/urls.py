@@ -1,8 +1,10 @@
-"""REST endpoints for cross-answering (issue 3), under /api/projects/<slug>/."""
+"""REST routes of judging (cross-answering), under /api/projects/<slug>/.
+
+Kept out of config.api_urls, whose own schema is pinned by tests/api/test_schema.py."""
 
 from django.urls import path
 
-from annotation.api.answer_views import AnswerApi, AnswerNextApi, CrossAnswerPlanApi
+from annotation.api.views.judgments import AnswerApi, AnswerNextApi, CrossAnswerPlanApi
 
 urlpatterns = [
     path("projects/<slug:slug>/plans/cross-answers/", CrossAnswerPlanApi.as_view(), name="api-plan-cross-answers"),

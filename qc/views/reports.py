@@ -12,8 +12,8 @@ from django.views.decorators.http import require_GET
 from annotation.models import Membership
 from annotation.selectors import membership_for
 from annotation.views.common import REVIEW_ROLES, project_context
-from qc.report_tables import conflict_csv_rows, heatmap
 from qc.reports import csqa_report
+from qc.reports.tables import conflict_csv_rows, heatmap
 
 
 def _report_membership(request: HttpRequest, slug: str) -> Membership:

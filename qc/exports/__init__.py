@@ -33,7 +33,7 @@ from annotation.annotators import annotator_ranks, project_annotators
 from annotation.models import Item, Judgment, Project
 from qc.agreement import alpha_nominal_counts
 from qc.batching import batched
-from qc.export_formats import (
+from qc.exports.formats import (
     FIELDS,
     LABELS,
     GoldRecord,
@@ -176,7 +176,7 @@ def gold_export(
     Files are written under temporary names and renamed at the end, so a failed export never leaves
     a half-written file that looks complete. `progress(n)` is called after every chunk.
     """
-    from qc.datacard import data_card
+    from qc.exports.datacard import data_card
 
     if fmt not in FORMATS:
         raise ValueError(f"Unknown format {fmt!r}; choose one of {', '.join(FORMATS)}.")

@@ -13,7 +13,7 @@ from annotation.forms import apply_domain_error
 from annotation.selectors import membership_for
 from annotation.services.csqa_import import csqa_import
 from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
-from qc.report_forms import CsqaImportForm
+from qc.forms import CsqaImportForm
 
 ISSUES_SHOWN = 500
 

@@ -1,4 +1,4 @@
-"""QC pages: the review queue, the review page and the admin dashboard."""
+"""QC pages: the review queue and the review page."""
 
 from __future__ import annotations
 
@@ -6,21 +6,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
 from annotation.models import Item
-from annotation.selectors import dashboard_stats, item_for_member, membership_for
+from annotation.selectors import item_for_member, membership_for
 from annotation.views.common import REVIEW_ROLES, item_history, posted, previous_submitted_diff, project_context
 from qc.forms import ReviewForm
-from qc.services import (
-    review_approve,
-    review_claim_next,
-    review_reject,
-    review_request_revision,
-    reviewable_items,
-)
+from qc.services import review_claim_next, review_decide, reviewable_items
 
 QUEUE_LIMIT = 100
 
@@ -50,16 +44,6 @@ def review_queue(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "qc/review_queue.html", context)
 
 
-def _decide(*, item: Item, reviewer, data: dict) -> None:
-    common = {"item_id": item.pk, "version_id": data["version_id"], "reviewer": reviewer, "feedback": data["feedback"]}
-    if data["decision"] == "approve":
-        review_approve(**common)
-    elif data["decision"] == "revise":
-        review_request_revision(**common, error_type_codes=data["error_types"])
-    else:
-        review_reject(**common, error_type_codes=data["error_types"])
-
-
 DONE_MESSAGES = {
     "approve": "Approved.",
     "revise": "Sent back to the author with your feedback.",
@@ -76,7 +60,15 @@ def review_item(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            _decide(item=item, reviewer=request.user, data=form.cleaned_data)
+            data = form.cleaned_data
+            review_decide(
+                item_id=item.pk,
+                version_id=data["version_id"],
+                reviewer=request.user,
+                decision=data["decision"],
+                feedback=data["feedback"],
+                error_type_codes=data["error_types"],
+            )
         except DomainError as exc:
             messages.error(request, exc.message)
             status = exc.http_status
@@ -105,21 +97,3 @@ def review_item(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
         reviewable=item.status == Item.Status.SUBMITTED and item.author_id != request.user.pk,
     )
     return render(request, "qc/review_item.html", context, status=status)
-
-
-@login_required
-@require_GET
-def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
-    stats = dashboard_stats(project=membership.project)
-    codes = [e["code"] for e in stats["error_types"]]
-    context = project_context(
-        membership,
-        stats=stats,
-        statuses=[(value, label, stats["status_counts"][value]) for value, label in Item.Status.choices],
-        rows=[
-            (a, list(zip(stats["categories"], a["progress"], strict=True)), list(zip(codes, a["errors"], strict=True)))
-            for a in stats["annotators"]
-        ],
-    )
-    return render(request, "qc/project_dashboard.html", context)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from annotation.answer_selectors import OwnAnswer
+from annotation.selectors.judgments import OwnAnswer
 from annotation.task_types.csqa.answers import MAX_COMMENT
 from annotation.task_types.csqa.payload import LABELS
 

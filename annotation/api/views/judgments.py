@@ -9,23 +9,23 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from annotation.answer_selectors import (
-    answer_assignment_for_user,
-    answer_progress,
-    answer_question,
-    own_answer,
-)
-from annotation.api.answer_serializers import (
+from annotation.api.permissions import ADMIN_ONLY
+from annotation.api.serializers import PlanInputSerializer
+from annotation.api.serializers.judgments import (
     AnswerInputSerializer,
     AnswerTaskSerializer,
     CrossAnswerPlanSummarySerializer,
     JudgmentSerializer,
 )
-from annotation.api.permissions import ADMIN_ONLY
-from annotation.api.serializers import PlanInputSerializer
 from annotation.api.views.base import ERROR, NOT_FOUND, REFUSED, ProjectApi, validated
 from annotation.models import Assignment
 from annotation.selectors import assignment_current
+from annotation.selectors.judgments import (
+    answer_assignment_for_user,
+    answer_progress,
+    answer_question,
+    own_answer,
+)
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.crossanswer import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record

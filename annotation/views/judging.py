@@ -8,18 +8,18 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from annotation.answer_forms import answer_initial
-from annotation.answer_selectors import (
+from annotation.errors import DomainError, InvalidInput
+from annotation.forms import apply_domain_error
+from annotation.forms.judging import answer_initial
+from annotation.models import Assignment, Membership
+from annotation.selectors import assignment_current, membership_for
+from annotation.selectors.judgments import (
     answer_assignment_for_user,
     answer_progress,
     answer_question,
     crossanswer_overview,
     own_answer,
 )
-from annotation.errors import DomainError, InvalidInput
-from annotation.forms import apply_domain_error
-from annotation.models import Assignment, Membership
-from annotation.selectors import assignment_current, membership_for
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.crossanswer import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record

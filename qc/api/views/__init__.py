@@ -1,0 +1,1 @@
+"""QC over the REST API, by entity: reviews, dashboard, reports, exports, imports."""

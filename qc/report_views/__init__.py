@@ -1,1 +1,0 @@
-"""Pages of issue 3 in qc: csqa reports, gold-set exports, id-csqa imports."""

@@ -1,0 +1,30 @@
+"""The project's QC dashboard: progress per annotator and category, items by status, error types."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from annotation.models import Item
+from annotation.selectors import dashboard_stats, membership_for
+from annotation.views.common import REVIEW_ROLES, project_context
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    stats = dashboard_stats(project=membership.project)
+    codes = [e["code"] for e in stats["error_types"]]
+    context = project_context(
+        membership,
+        stats=stats,
+        statuses=[(value, label, stats["status_counts"][value]) for value, label in Item.Status.choices],
+        rows=[
+            (a, list(zip(stats["categories"], a["progress"], strict=True)), list(zip(codes, a["errors"], strict=True)))
+            for a in stats["annotators"]
+        ],
+    )
+    return render(request, "qc/project_dashboard.html", context)
