@@ -25,6 +25,7 @@ from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.models import Item, Judgment, Project
+from annotation.task_types import project_settings
 from qc.agreement import agreement_share, majority
 from qc.batching import batched
 from qc.models import GoldDecision
@@ -145,10 +146,13 @@ def gold_recompute(*, item_ids: Iterable[int], batch_size: int = 2000) -> dict[s
         missing = {project_id for _, project_id, *_ in items} - set(context)
         if missing:
             annotators = project_annotators(project_ids=missing)
-            for pid, m, threshold in Project.objects.filter(pk__in=missing).values_list(
-                "pk", "answerers_per_item", "ambiguity_threshold"
-            ):
-                context[pid] = (m, threshold, annotator_ranks(annotators.get(pid, [])))
+            for project in Project.objects.filter(pk__in=missing).only("pk", "task_type", "settings"):
+                task_settings = project_settings(project)
+                context[project.pk] = (
+                    task_settings["answerers_per_item"],
+                    task_settings["ambiguity_threshold"],
+                    annotator_ranks(annotators.get(project.pk, [])),
+                )
         by_item: dict[int, list[tuple]] = defaultdict(list)
         for jid, item_id, user_id, answer, flags in (
             Judgment.objects.filter(item_id__in=[i[0] for i in items], kind="answer")

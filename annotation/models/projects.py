@@ -2,6 +2,8 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
+from annotation.task_types import project_settings
+
 
 class Project(models.Model):
     name = models.CharField(max_length=200)
@@ -9,8 +11,6 @@ class Project(models.Model):
     task_type = models.CharField(max_length=40)
     guidelines = models.TextField(blank=True, help_text="Markdown shown to annotators beside the form.")
     authors_per_concept = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)])
-    answerers_per_item = models.PositiveSmallIntegerField(default=5, validators=[MinValueValidator(1)])
-    ambiguity_threshold = models.PositiveSmallIntegerField(default=3)
     # A bound on annotator memberships: an import or an admin can't make more (a 213-byte file once
     # created 2,000 accounts by naming annotator Z2000).
     max_annotators = models.PositiveIntegerField(default=200, validators=[MinValueValidator(1)])
@@ -21,16 +21,23 @@ class Project(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Declared after the fields above: in this class body the name shadows django.conf.settings.
+    # The task type's own settings, validated by its `settings_clean`; read them with
+    # `annotation.task_types.project_settings`, which fills in the defaults.
+    settings = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=models.Q(authors_per_concept__gte=1), name="project_k_positive"),
-            models.CheckConstraint(condition=models.Q(answerers_per_item__gte=1), name="project_m_positive"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def task_settings(self) -> dict:
+        return project_settings(self)
 
 
 class ProjectLanguage(models.Model):

@@ -18,6 +18,7 @@ from django.http import Http404
 from annotation.annotators import project_annotators
 from annotation.models import Assignment, Item, Judgment, Project
 from annotation.services.judgments import ANSWERABLE
+from annotation.task_types import project_settings
 
 ANSWER = Assignment.Kind.ANSWER
 
@@ -112,7 +113,7 @@ def answer_progress(*, project: Project, user: AbstractBaseUser) -> tuple[int, i
 def crossanswer_overview(*, project: Project) -> dict[str, Any]:
     """How far cross-answering is: items by number of answers and of planned answerers, work per
     annotator, items by decision status. Five grouped queries whatever the project's size."""
-    m = project.answerers_per_item
+    m = project_settings(project)["answerers_per_item"]
     items = Item.objects.filter(project=project, status__in=ANSWERABLE)
     by_status = dict(items.values_list("status").annotate(n=Count("id")).order_by())
     n_items = sum(by_status.values())

@@ -12,6 +12,7 @@ from annotation.errors import InvalidInput
 from annotation.models import Assignment, Item, Judgment, Membership, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
 from annotation.services.judgments import ANSWERABLE
+from annotation.task_types import project_settings
 
 BULK_BATCH = 5000
 OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
@@ -40,7 +41,7 @@ def assignment_plan_cross_answers(*, project: Project, seed: int | None = None) 
     # One planner at a time per project: a second one waits, then sees the first one's rows.
     Project.objects.select_for_update().filter(pk=project.pk).get()
     seed = project.plan_seed if seed is None else seed
-    m = project.answerers_per_item
+    m = project_settings(project)["answerers_per_item"]
     annotators = list(
         Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True)
         .order_by("user_id")

@@ -13,7 +13,7 @@ from django.utils.text import slugify
 from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput
 from annotation.models import AnnotatorProfile, Membership, Project, ProjectLanguage
-from annotation.task_types import get_task_type
+from annotation.task_types import get_task_type, project_settings
 
 User = get_user_model()
 
@@ -64,12 +64,15 @@ def project_create(
     slug: str = "",
     guidelines: str = "",
     authors_per_concept: int = 2,
-    answerers_per_item: int = 5,
-    ambiguity_threshold: int = 3,
     plan_seed: int = 0,
     max_annotators: int = 200,
+    **settings: Any,
 ) -> Project:
-    """Create a project, its languages and its QC taxonomy; the creator becomes its admin."""
+    """Create a project, its languages and its QC taxonomy; the creator becomes its admin.
+
+    Other keyword arguments are the task type's own settings (csqa: `answerers_per_item`,
+    `ambiguity_threshold`), validated by it; those not given take its defaults.
+    """
     from qc.services import error_types_seed  # qc depends on annotation, not the reverse at import time
 
     try:
@@ -86,14 +89,14 @@ def project_create(
         )
     if not languages:
         raise InvalidInput("A project needs at least one language.", field_errors={"languages": ["Add one."]})
+    task_settings = tt.settings_clean(settings)
     project = Project.objects.create(
         name=name,
         slug=slug,
         task_type=tt.name,
         guidelines=guidelines,
         authors_per_concept=authors_per_concept,
-        answerers_per_item=answerers_per_item,
-        ambiguity_threshold=ambiguity_threshold,
+        settings=task_settings,
         plan_seed=plan_seed,
         max_annotators=max_annotators,
         created_by=creator,
@@ -139,19 +142,17 @@ def project_set_languages(*, project: Project, languages: list[dict[str, str]]) 
 
 @transaction.atomic
 def project_update(*, project: Project, languages: list[dict[str, str]] | None = None, **fields: Any) -> Project:
-    allowed = {
-        "name",
-        "guidelines",
-        "authors_per_concept",
-        "answerers_per_item",
-        "ambiguity_threshold",
-        "plan_seed",
-        "max_annotators",
-    }
-    unknown = set(fields) - allowed
+    """Change core fields and, by name, the task type's own settings (only those given change)."""
+    allowed = {"name", "guidelines", "authors_per_concept", "plan_seed", "max_annotators"}
+    tt = get_task_type(project.task_type)
+    setting_names = set(tt.settings_defaults())
+    unknown = set(fields) - allowed - setting_names
     if unknown:
         raise InvalidInput(f"These fields can't be changed: {', '.join(sorted(unknown))}.")
     _check_project_text(name=fields.get("name"), guidelines=fields.get("guidelines"))
+    given_settings = {key: fields.pop(key) for key in setting_names & set(fields)}
+    if given_settings:
+        project.settings = tt.settings_clean({**project_settings(project), **given_settings})
     for key, value in fields.items():
         setattr(project, key, value)
     project.save()

@@ -1,12 +1,23 @@
 """Task-type plugins. The core only talks to `TaskType`; everything protocol-specific lives in a plugin."""
 
 from annotation.task_types.base import (
+    IntSetting,
     TaskType,
     autodiscover,
     get_task_type,
+    project_settings,
     register,
     registered_task_types,
     task_type_choices,
 )
 
-__all__ = ["TaskType", "autodiscover", "get_task_type", "register", "registered_task_types", "task_type_choices"]
+__all__ = [
+    "IntSetting",
+    "TaskType",
+    "autodiscover",
+    "get_task_type",
+    "project_settings",
+    "register",
+    "registered_task_types",
+    "task_type_choices",
+]

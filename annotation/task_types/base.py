@@ -3,6 +3,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from annotation.errors import InvalidInput
+
 
 @dataclass(frozen=True)
 class PayloadCheck:
@@ -30,6 +32,15 @@ class JudgmentInput:
 
 
 @dataclass(frozen=True)
+class IntSetting:
+    """One whole-number project setting of a task type: its default and its inclusive bounds."""
+
+    default: int
+    min_value: int
+    max_value: int
+
+
+@dataclass(frozen=True)
 class FieldChange:
     field: str
     old: str
@@ -47,6 +58,38 @@ class TaskType:
     answer_template: ClassVar[str] = ""
     # (code, label, description) seeded into a new project's QC taxonomy.
     default_error_types: ClassVar[list[tuple[str, str, str]]] = []
+    # The task type's own project settings (stored as JSON in Project.settings), by name.
+    settings_spec: ClassVar[dict[str, IntSetting]] = {}
+
+    def settings_defaults(self) -> dict[str, Any]:
+        return {name: spec.default for name, spec in self.settings_spec.items()}
+
+    def settings_clean(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The settings to store: `data` validated, missing ones filled with their defaults.
+
+        Raises InvalidInput naming each refused field; unknown settings are refused, not dropped.
+        """
+        if not isinstance(data, dict):
+            raise InvalidInput("Settings must be an object.", field_errors={"settings": ["Give an object."]})
+        field_errors: dict[str, list[str]] = {}
+        for name in sorted(set(data) - set(self.settings_spec)):
+            field_errors[name] = [f"Unknown setting for {self.label}."]
+        cleaned = self.settings_defaults()
+        for name, spec in self.settings_spec.items():
+            if name not in data:
+                continue
+            value = data[name]
+            if isinstance(value, bool) or not isinstance(value, int):
+                field_errors[name] = ["Give a whole number."]
+            elif not spec.min_value <= value <= spec.max_value:
+                field_errors[name] = [f"Use a whole number from {spec.min_value} to {spec.max_value}."]
+            else:
+                cleaned[name] = value
+        if field_errors:
+            raise InvalidInput(
+                f"These settings are not valid: {', '.join(sorted(field_errors))}.", field_errors=field_errors
+            )
+        return cleaned
 
     def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
         """Shape raw input (form or API) into the canonical payload, without judging it."""
@@ -100,6 +143,15 @@ def task_type_choices() -> list[tuple[str, str]]:
 
 def registered_task_types() -> list[TaskType]:
     return [tt for _, tt in sorted(_REGISTRY.items())]
+
+
+def project_settings(project: Any) -> dict[str, Any]:
+    """The one way to read a project's task-type settings: the stored ones over the defaults.
+
+    Stored settings were validated on write (`settings_clean`); a setting added to a task type later
+    reads as its default until the project is saved again.
+    """
+    return {**get_task_type(project.task_type).settings_defaults(), **project.settings}
 
 
 def autodiscover() -> None:

@@ -56,6 +56,7 @@ def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=ANY_ROLE)
     project = membership.project
     context = project_context(membership)
+    context["task_settings"] = project.task_settings
     status_counts = dict(
         items_visible_to(membership=membership).values_list("status").annotate(n=Count("id")).order_by()
     )
@@ -87,8 +88,7 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "languages": format_languages(project.languages.order_by("position", "code")),
         "guidelines": project.guidelines,
         "authors_per_concept": project.authors_per_concept,
-        "answerers_per_item": project.answerers_per_item,
-        "ambiguity_threshold": project.ambiguity_threshold,
+        **project.task_settings,
         "plan_seed": project.plan_seed,
         "max_annotators": project.max_annotators,
     }

@@ -7,6 +7,7 @@ from collections import Counter
 
 from annotation.annotators import project_annotators
 from annotation.models import Item, Project
+from annotation.task_types import project_settings
 from qc.exports import FIELDS, ExportStats
 
 HF_FORMAT = {"jsonl": "json", "csv": "csv", "parquet": "parquet"}
@@ -59,6 +60,7 @@ def data_card(*, project: Project, fmt: str, counts: dict[str, int], files: dict
     # JSON is valid YAML: no YAML writer needed, and names with colons or quotes stay safe.
     yaml_lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in header.items()]
     split_rows = [[split, files[split], str(counts[split])] for split in sorted(files)]
+    threshold = project_settings(project)["ambiguity_threshold"]
     return "\n".join(
         [
             "---",
@@ -102,7 +104,7 @@ def data_card(*, project: Project, fmt: str, counts: dict[str, int], files: dict
             "",
             "## Exclusion rule",
             "",
-            f"An item whose question is flagged ambiguous by more than {project.ambiguity_threshold} answerers is "
+            f"An item whose question is flagged ambiguous by more than {threshold} answerers is "
             f"excluded (reason kept in the project). Excluded items: {excluded}; they are not in this export.",
             "",
             "## Licence",

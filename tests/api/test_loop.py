@@ -67,6 +67,7 @@ def test_whole_loop_over_the_api(api_client):
         "authors_per_concept": 2,
         "answerers_per_item": 5,
         "ambiguity_threshold": 3,
+        "settings": {"answerers_per_item": 5, "ambiguity_threshold": 3},
         "plan_seed": 7,
         "max_annotators": 200,
         "licence": "CC BY-NC 4.0",

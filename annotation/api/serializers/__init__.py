@@ -76,8 +76,10 @@ class ProjectSerializer(serializers.Serializer):
     languages = LanguageSerializer(many=True, source="languages.all")
     guidelines = serializers.CharField()
     authors_per_concept = serializers.IntegerField()
-    answerers_per_item = serializers.IntegerField()
-    ambiguity_threshold = serializers.IntegerField()
+    # The csqa settings stay at the top level as before; `settings` has every task-type setting.
+    answerers_per_item = serializers.IntegerField(source="task_settings.answerers_per_item")
+    ambiguity_threshold = serializers.IntegerField(source="task_settings.ambiguity_threshold")
+    settings = serializers.DictField(source="task_settings", help_text="The task type's own settings.")
     plan_seed = serializers.IntegerField()
     max_annotators = serializers.IntegerField()
     licence = serializers.CharField()

@@ -5,6 +5,7 @@ from annotation.task_types.csqa import payload as csqa_payload
 from annotation.task_types.csqa.answers import normalize_answer
 from annotation.task_types.csqa.forms import CsqaAuthorForm
 from annotation.task_types.csqa.payload import LABELS
+from annotation.task_types.csqa.settings import SETTINGS
 
 # The error types Putri et al. 2024 report from their QC of human-written questions.
 CSQA_ERROR_TYPES = [
@@ -30,6 +31,7 @@ class CsqaTaskType(TaskType):
     display_template = "annotation/task_types/csqa/item_display.html"
     answer_template = "annotation/task_types/csqa/answer_form.html"
     default_error_types = CSQA_ERROR_TYPES
+    settings_spec = SETTINGS
     labels = LABELS
 
     def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:

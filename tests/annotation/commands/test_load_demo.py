@@ -21,7 +21,7 @@ def run_demo() -> str:
 
 def snapshot() -> dict:
     return {
-        "projects": list(Project.objects.values_list("slug", "name", "authors_per_concept", "answerers_per_item")),
+        "projects": list(Project.objects.values_list("slug", "name", "authors_per_concept", "settings")),
         "users": list(User.objects.order_by("username").values_list("username", "password", "is_staff")),
         "memberships": list(Membership.objects.order_by("id").values_list("user__username", "role", "code")),
         "categories": list(Category.objects.order_by("id").values_list("name", "translations")),
@@ -43,7 +43,12 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
         "Gotong demo: Indonesian commonsense QA",
         "csqa",
     )
-    assert (project.authors_per_concept, project.answerers_per_item, project.ambiguity_threshold) == (2, 5, 3)
+    task_settings = project.task_settings
+    assert (
+        project.authors_per_concept,
+        task_settings["answerers_per_item"],
+        task_settings["ambiguity_threshold"],
+    ) == (2, 5, 3)
     assert project.guidelines.startswith("# Writing commonsense questions\n")
     assert list(ProjectLanguage.objects.values_list("code", "name", "direction")) == [
         ("id", "Indonesian", "ltr"),

@@ -105,8 +105,11 @@ def test_crossanswer_page_counts_answers_per_item(planned, client):
 
 
 def test_planning_that_cannot_be_done_is_refused_and_changes_nothing(world, client):
-    world.project.answerers_per_item = 4  # 4 annotators: never 4 besides the author
-    world.project.save(update_fields=["answerers_per_item"])
+    world.project.settings = {
+        **world.project.settings,
+        "answerers_per_item": 4,
+    }  # 4 annotators: never 4 besides the author
+    world.project.save(update_fields=["settings"])
     client.force_login(world.admin)
     before = snapshot()
 

@@ -40,7 +40,12 @@ def test_staff_creates_a_project_with_languages_and_becomes_admin(client):
     assert (response.status_code, response.url) == (302, "/p/su-csqa/")
     project = Project.objects.get(slug="su-csqa")
     assert (project.name, project.task_type, project.plan_seed) == ("Sundanese CSQA", "csqa", 7)
-    assert (project.authors_per_concept, project.answerers_per_item, project.ambiguity_threshold) == (2, 5, 3)
+    task_settings = project.task_settings
+    assert (
+        project.authors_per_concept,
+        task_settings["answerers_per_item"],
+        task_settings["ambiguity_threshold"],
+    ) == (2, 5, 3)
     assert list(project.languages.values_list("code", "name", "direction")) == [
         ("su", "Basa Sunda", "ltr"),
         ("id", "Bahasa Indonesia", "ltr"),
