@@ -57,6 +57,13 @@ def text_problem(value: str, *, max_length: int) -> str | None:
     return None
 
 
+def upload_size_problem(size: int) -> str | None:
+    """The one rule for an uploaded file's size (concept and id-csqa imports, pages and API)."""
+    if size > IMPORT_BYTES:
+        return f"The file is larger than {IMPORT_BYTES // (1024 * 1024)} MB."
+    return None
+
+
 def text_errors(values: Iterable[tuple[str, Any, int]]) -> dict[str, list[str]]:
     """Field errors for (field, value, max_length) triples; a value that is not a str is refused too."""
     errors: dict[str, list[str]] = {}

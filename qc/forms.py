@@ -8,7 +8,6 @@ import re
 from django import forms
 
 from annotation import limits
-from annotation.forms import MAX_IMPORT_BYTES
 from annotation.models import Project
 from qc.models import ErrorType, ExportRun, Review
 
@@ -66,8 +65,9 @@ class CsqaImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        problem = limits.upload_size_problem(upload.size)
+        if problem:
+            raise forms.ValidationError(problem)
         return upload
 
     def clean_annotator_regions(self) -> dict[str, str]:

@@ -9,6 +9,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from knox.models import AuthToken
 
 User = get_user_model()
@@ -36,6 +37,15 @@ def auth_token_revoke(*, token: AuthToken) -> None:
     """Log out one API client: the token it authenticated with stops working."""
     token.delete()
     logger.info("auth.token_revoked", extra={"user": token.user_id})
+
+
+@transaction.atomic
+def auth_tokens_delete_expired() -> int:
+    """Delete every expired API token (the periodic clean-up requests leave to it); returns how many."""
+    deleted, _ = AuthToken.objects.filter(expiry__lt=timezone.now()).delete()
+    if deleted:
+        logger.info("auth.tokens_expired_deleted", extra={"count": deleted})
+    return deleted
 
 
 @transaction.atomic

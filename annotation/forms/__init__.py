@@ -5,13 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import password_validation
 
+from annotation import limits
 from annotation.errors import DomainError
 from annotation.models import Membership, ProjectLanguage
 from annotation.task_types import task_type_choices
 
 _TEXT = {"dir": "auto", "autocomplete": "off"}
 DIRECTIONS = tuple(ProjectLanguage.Direction.values)
-MAX_IMPORT_BYTES = 20 * 1024 * 1024
 
 
 def apply_domain_error(form: forms.Form, exc: DomainError) -> None:
@@ -145,6 +145,7 @@ class ConceptImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        problem = limits.upload_size_problem(upload.size)
+        if problem:
+            raise forms.ValidationError(problem)
         return upload

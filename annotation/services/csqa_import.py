@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.importing.csqa import DEFAULT_MAX_ANNOTATORS, CsqaFileError, Issue, ParsedFile, ParsedRow, parse_csqa
 from annotation.models import (
@@ -124,13 +125,8 @@ def csqa_import(
             "Give the language code of the file (e.g. id, su).", field_errors={"language": ["Required."]}
         )
     regions = {k.strip(): v.strip() for k, v in (annotator_regions or {}).items() if k.strip()}
-    for code, region in regions.items():
-        if len(region) > PROFILE_MAX_LENGTHS["region"] or not region.isprintable():
-            message = (
-                f"The region given for {code[:40]} must be printable text of at most "
-                f"{PROFILE_MAX_LENGTHS['region']} characters."
-            )
-            raise InvalidInput(message, field_errors={"annotator_regions": [message]})
+    for region in regions.values():
+        limits.check_text(region, field="annotator_regions", max_length=PROFILE_MAX_LENGTHS["region"])
     existing_project = Project.objects.filter(slug=project_slug).only("max_annotators").first()
     max_annotators = existing_project.max_annotators if existing_project else DEFAULT_MAX_ANNOTATORS
     try:

@@ -239,12 +239,8 @@ def profile_update(*, membership: Membership, **fields: Any) -> AnnotatorProfile
     if unknown:
         raise InvalidInput(f"Unknown profile fields: {', '.join(sorted(unknown))}.")
     for key, limit in PROFILE_MAX_LENGTHS.items():
-        value = fields.get(key)
-        if value is not None and (not isinstance(value, str) or len(value) > limit or "\x00" in value):
-            raise InvalidInput(
-                f"{key.replace('_', ' ').capitalize()}: at most {limit} characters of text.",
-                field_errors={key: [f"At most {limit} characters."]},
-            )
+        if fields.get(key) is not None:
+            limits.check_text(fields[key], field=key, max_length=limit)
     profile, _ = AnnotatorProfile.objects.select_for_update().get_or_create(membership=membership)
     for key, value in fields.items():
         setattr(profile, key, value)

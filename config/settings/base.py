@@ -125,7 +125,7 @@ MEDIA_ROOT = Path(os.environ.get("GOTONG_MEDIA_ROOT", BASE_DIR / "media"))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous caller gets 401 with `WWW-Authenticate: Token`, not a bare 403.
-        "knox.auth.TokenAuthentication",
+        "annotation.api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -205,6 +205,8 @@ CELERY_BEAT_SCHEDULE = {
         # While every worker is busy, sweeps queue up; only the latest one is worth running.
         "options": {"expires": GOTONG_SWEEP_SECONDS},
     },
+    # Requests only check the token they present; the expired ones are deleted here.
+    "delete-expired-tokens": {"task": "annotation.delete_expired_tokens", "schedule": 3600},
 }
 
 # The largest request body (JSON or form) in bytes; the file imports may add limits.IMPORT_BYTES.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 from rest_framework import serializers
 
-from annotation.forms import MAX_IMPORT_BYTES
+from annotation import limits
 from qc.forms import parse_regions
 from qc.models import ErrorType, ExportRun, Review
 
@@ -172,8 +172,9 @@ class CsqaImportInputSerializer(serializers.Serializer):
     )
 
     def validate_file(self, value):
-        if value.size > MAX_IMPORT_BYTES:
-            raise serializers.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        problem = limits.upload_size_problem(value.size)
+        if problem:
+            raise serializers.ValidationError(problem)
         return value
 
     def validate_annotator_regions(self, value: str) -> dict[str, str]:

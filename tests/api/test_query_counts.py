@@ -8,9 +8,8 @@ from tests.conftest import make_csqa_project
 
 pytestmark = pytest.mark.django_db
 
-# Each includes the token check: two queries with knox (the token, then the user's expired tokens to delete).
-MAX_QUERIES_NEXT = 8
-MAX_QUERIES_SUBMIT = 17
+MAX_QUERIES_NEXT = 7
+MAX_QUERIES_SUBMIT = 16
 
 
 @pytest.mark.parametrize("concepts_per_category", [10, 100])

@@ -8,6 +8,7 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from knox.models import AuthToken
+from knox.settings import CONSTANTS
 from rest_framework.test import APIClient
 
 from annotation.api.services import auth_token_obtain
@@ -158,3 +159,20 @@ def test_saving_a_user_without_a_new_password_keeps_the_tokens(db):
 
     assert _projects_status(token) == 200
     assert AuthToken.objects.filter(user=ani).count() == 1
+
+
+def test_expired_tokens_are_deleted_by_the_periodic_task_not_by_requests(db):
+    from annotation.tasks import delete_expired_tokens
+
+    user = UserFactory(username="ani")
+    live, old = _obtain("ani")["token"], _obtain("ani")["token"]
+    AuthToken.objects.filter(token_key=old[: CONSTANTS.TOKEN_KEY_LENGTH]).update(
+        expiry=timezone.now() - timedelta(seconds=1)
+    )
+
+    assert _projects_status(live) == 200
+    assert AuthToken.objects.filter(user=user).count() == 2  # a request touches only its own token
+    assert delete_expired_tokens() == 1
+    assert list(AuthToken.objects.filter(user=user).values_list("token_key", flat=True)) == [
+        live[: CONSTANTS.TOKEN_KEY_LENGTH]
+    ]

@@ -15,9 +15,6 @@ from annotation import limits
 from annotation.models import AnnotatorProfile, Assignment, Item, Membership, ProjectLanguage
 from annotation.task_types import get_task_type, task_type_choices
 
-MAX_IMPORT_BYTES = limits.IMPORT_BYTES
-
-
 # --- auth -------------------------------------------------------------------------------------------
 
 
@@ -197,8 +194,9 @@ class ConceptImportInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=CONCEPT_FILE_FORMATS, required=False, default="")
 
     def validate_file(self, value):
-        if value.size > MAX_IMPORT_BYTES:
-            raise serializers.ValidationError(f"The file is larger than {MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+        problem = limits.upload_size_problem(value.size)
+        if problem:
+            raise serializers.ValidationError(problem)
         return value
 
 

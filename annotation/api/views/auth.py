@@ -1,11 +1,11 @@
 from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
-from knox.auth import TokenAuthentication
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from annotation.api.authentication import TokenAuthentication
 from annotation.api.serializers import TokenRequestSerializer, TokenSerializer
 from annotation.api.services import auth_token_obtain, auth_token_revoke
 from annotation.api.views.base import ERROR, validated

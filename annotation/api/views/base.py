@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import inline_serializer
-from knox.auth import TokenAuthentication
 from rest_framework import generics, serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.views import APIView
 
+from annotation.api.authentication import TokenAuthentication
 from annotation.api.permissions import HasProjectRole
 from annotation.models import Membership, Project
 

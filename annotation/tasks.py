@@ -1,0 +1,12 @@
+"""Celery entry points of annotation (see STYLE.md): load, call a service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="annotation.delete_expired_tokens", acks_late=True, reject_on_worker_lost=True)
+def delete_expired_tokens() -> int:
+    from annotation.api.services import auth_tokens_delete_expired
+
+    return auth_tokens_delete_expired()
