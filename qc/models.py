@@ -54,6 +54,8 @@ class GoldDecision(models.Model):
         GOLD = "gold", "Gold"
         EXCLUDED = "excluded", "Excluded"
         PENDING = "pending", "Pending"
+        # Judged to the end of the task type's rounds without a consensus (NLI: no label chosen by 3).
+        NO_GOLD = "no_gold", "No gold"
 
     item = models.OneToOneField("annotation.Item", on_delete=models.CASCADE, related_name="gold_decision")
     policy = models.CharField(max_length=60)

@@ -31,10 +31,20 @@ class Item(models.Model):
     concept = models.ForeignKey(
         "annotation.Concept", null=True, blank=True, on_delete=models.PROTECT, related_name="items"
     )
-    # The authoring assignment this item answers (one item per authoring assignment).
-    assignment = models.OneToOneField(
-        "annotation.Assignment", null=True, blank=True, on_delete=models.PROTECT, related_name="item"
+    # The authoring assignment this item answers. A task type whose unit yields several items (an NLI
+    # writer writes six hypotheses per premise) numbers them by `slot`; (assignment, slot) is unique.
+    assignment = models.ForeignKey(
+        "annotation.Assignment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="items",
+        related_query_name="item",
     )
+    slot = models.PositiveSmallIntegerField(default=0)
+    # The judging round the item is in (0: not sent to judging). Planned by the core's judging engine
+    # from the task type's rule; each Judgment and judge Assignment stores its own round too.
+    judging_round = models.PositiveSmallIntegerField(default=0)
     current_version = models.ForeignKey(
         "annotation.ItemVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -55,6 +65,11 @@ class Item(models.Model):
                 fields=["project", "external_id"],
                 condition=~models.Q(external_id=""),
                 name="uniq_item_external_id",
+            ),
+            models.UniqueConstraint(
+                fields=["assignment", "slot"],
+                condition=models.Q(assignment__isnull=False),
+                name="uniq_item_assignment_slot",
             ),
         ]
         indexes = [models.Index(fields=["project", "status"], name="item_project_status")]

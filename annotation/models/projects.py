@@ -161,6 +161,9 @@ class Concept(models.Model):
     category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="concepts")
     name = models.CharField(max_length=300)
     translations = models.JSONField(default=dict, blank=True)
+    # The catalog unit's task-type attributes, validated by the task type: an NLI premise keeps its
+    # text, genre, topic, document id and sentence size here; a csqa concept needs none.
+    data = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["category_id", "name"]

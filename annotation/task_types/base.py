@@ -47,8 +47,151 @@ class FieldChange:
     new: str
 
 
+# ---------------------------------------------------------------------------------------------------
+# The plugin contract's data shapes. The core's engines build these from rows and hand them to the task
+# type's pure hooks; a plugin never imports `qc` or `evaluation`, and never queries the database.
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JudgingRule:
+    """Who judges an approved item, how many, in which rounds (the core's judging engine plans it).
+
+    The core always refuses the item's author and anyone who already judged the item. Round 1 is
+    planned in bulk for a `share` of the approved items (sampled reproducibly from the project's
+    plan_seed); round n+1 is planned, exactly once, when the gold decision after round n says
+    `next_round=n+1`.
+    """
+
+    kind: str  # Assignment.kind and Judgment.kind of the judges: "answer" (csqa), "validate" (nli)
+    per_round: tuple[int, ...]  # judges needed in round 1, 2, ...
+    share: float = 1.0  # of the approved items, the share sent to judging
+
+
+@dataclass(frozen=True)
+class JudgmentRow:
+    """One judgment as a gold policy sees it (in the project's annotator order)."""
+
+    judgment_id: int
+    user_id: int
+    round: int
+    value: dict[str, Any]
+    flags: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GoldCase:
+    """Everything a gold policy may look at for one item."""
+
+    payload: dict[str, Any]  # the approved version's payload (the author's answer or label included)
+    judgments: tuple[JudgmentRow, ...]
+    settings: dict[str, Any]  # project_settings(project)
+    judging_round: int  # the item's current round (0: not sent to judging)
+
+
+@dataclass(frozen=True)
+class GoldOutcome:
+    """outcome: "gold" | "excluded" | "pending" | "no_gold" (GoldDecision.Outcome values).
+
+    `next_round`: set when the judgments so far call for another round (the engine plans it once).
+    `details` is stored on the GoldDecision as JSON and read by the task type's reports and export.
+    """
+
+    outcome: str
+    reason: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+    next_round: int | None = None
+
+
+@dataclass(frozen=True)
+class ItemRecord:
+    """One item as reports and exports see it (built by the core from rows, in item id order)."""
+
+    item_id: int
+    external_id: str
+    status: str
+    source: str
+    author_id: int | None
+    author_code: str  # the author's Membership.code ("" when unknown)
+    unit_id: int | None  # the catalog unit (Concept) the item was written for
+    unit_name: str
+    category: str
+    unit_data: dict[str, Any]  # Concept.data (an NLI premise's text, genre, topic, document, size)
+    slot: int
+    judging_round: int
+    payload: dict[str, Any]  # the current version's payload
+    seconds: float | None = None  # time the author spent (assignment started -> completed), if known
+
+
+@dataclass(frozen=True)
+class JudgmentRecord:
+    """One judgment as reports and exports see it."""
+
+    judgment_id: int
+    item_id: int
+    user_id: int
+    user_code: str
+    round: int
+    value: dict[str, Any]
+    flags: dict[str, Any]
+    comment: str = ""
+    seconds: float | None = None  # time the judge spent, if known
+
+
+@dataclass(frozen=True)
+class GoldInfo:
+    item_id: int
+    outcome: str
+    reason: str
+    details: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class AnnotatorInfo:
+    user_id: int
+    code: str
+    region: str
+
+
+@dataclass(frozen=True)
+class ReportRows:
+    """The plain rows a task type's report is computed from (no database access in report_sections)."""
+
+    settings: dict[str, Any]
+    seed: int  # Project.plan_seed
+    items: tuple[ItemRecord, ...]
+    judgments: tuple[JudgmentRecord, ...]  # ordered by item id, then the project's annotator order
+    gold: dict[int, GoldInfo]  # by item id
+    annotators: tuple[AnnotatorInfo, ...]  # the project's annotator order
+
+
+@dataclass(frozen=True)
+class ExportRecord:
+    """One exported item with its judgments and gold decision (export_row / export_split input)."""
+
+    item: ItemRecord
+    judgments: tuple[JudgmentRecord, ...]
+    gold: GoldInfo | None
+    settings: dict[str, Any]
+    seed: int
+
+
 class TaskType:
-    """Interface every task type implements. Subclasses are registered by `name`."""
+    """Interface every task type implements. Subclasses are registered by `name`.
+
+    The hooks, by part of the contract (ARCHITECTURE.md "What a task type provides"):
+      settings   settings_spec, settings_defaults, settings_clean
+      payload    normalize_payload, check_payload, diff, summary, form_class, form_initial, payload_from_form
+      authoring  items_per_unit, unit_clean (Concept.data of the unit an author is given)
+      judging    judging_rule, judge_view, answer_form_class, normalize_judgment, judgment_keys
+      gold       gold_policy, gold_decide
+      agreement  agreement_value, agreement_level
+      reports    report_template, report_sections
+      export     export_fields, export_row, export_split, parquet_schema, datacard_text
+      importers  importers
+      benchmark  benchmark
+      demo       demo
+    """
 
     name: ClassVar[str]
     label: ClassVar[str]
@@ -120,6 +263,78 @@ class TaskType:
     def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
         """Validate a judgment of an item (form or API input); raise InvalidInput when it is not valid."""
         raise NotImplementedError
+
+    # --- authoring ---------------------------------------------------------------------------------
+    # Items an author writes per unit (one authoring assignment): csqa 1, nli 6 (Item.slot 0..5).
+    items_per_unit: ClassVar[int] = 1
+
+    def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Validate a catalog unit's task-type attributes (Concept.data); raise InvalidInput if bad."""
+        if data:
+            raise InvalidInput(f"{self.label} units take no attributes.", field_errors={"data": ["Leave empty."]})
+        return {}
+
+    # --- judging -----------------------------------------------------------------------------------
+    # Keyboard key -> judgment value shown on the judging page (csqa: A-E, nli: e/n/c).
+    judgment_keys: ClassVar[dict[str, str]] = {}
+
+    def judging_rule(self, settings: dict[str, Any]) -> JudgingRule | None:
+        """How the project's approved items are judged, or None when the protocol has no judging."""
+        return None
+
+    def judge_view(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """What a judge sees of an item: never the author's answer or label."""
+        raise NotImplementedError
+
+    # --- gold --------------------------------------------------------------------------------------
+    gold_policy: ClassVar[str] = ""
+
+    def gold_decide(self, case: GoldCase) -> GoldOutcome:
+        raise NotImplementedError
+
+    # --- agreement ---------------------------------------------------------------------------------
+    agreement_level: ClassVar[str] = "nominal"  # nominal | ordinal | interval (krippendorff levels)
+
+    def agreement_value(self, value: dict[str, Any]) -> Any:
+        """The value agreement is computed on (csqa: the letter; nli: the label); None if not given."""
+        raise NotImplementedError
+
+    # --- reports -----------------------------------------------------------------------------------
+    # Template (under templates/) the core's report page includes for this task type's sections.
+    report_template: ClassVar[str] = ""
+
+    def report_sections(self, rows: Any) -> dict[str, Any]:
+        """The task type's report, computed from the core's plain rows (qc.reports), JSON-serialisable."""
+        raise NotImplementedError
+
+    # --- export ------------------------------------------------------------------------------------
+    export_fields: ClassVar[tuple[str, ...]] = ()
+
+    def export_row(self, record: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def export_split(self, record: Any) -> str:
+        raise NotImplementedError
+
+    def parquet_schema(self) -> Any:
+        raise NotImplementedError
+
+    def datacard_text(self, stats: Any) -> str:
+        raise NotImplementedError
+
+    # --- importers ---------------------------------------------------------------------------------
+    def importers(self) -> dict[str, Any]:
+        """Format name -> importer (e.g. {"id-csqa": ...}, {"indonli": ..., "mnli": ...})."""
+        return {}
+
+    # --- benchmark (declared here, used by the benchmarks issue) -----------------------------------
+    # e.g. {"kind": "mcq", "choices": ["A", ..., "E"]} or {"kind": "classification", "labels": [...]}
+    benchmark: ClassVar[dict[str, Any] | None] = None
+
+    # --- demo --------------------------------------------------------------------------------------
+    def demo(self) -> dict[str, Any]:
+        """A small demo project: {"name", "units": [...], "items": [...]} loaded by load_demo."""
+        return {}
 
 
 _REGISTRY: dict[str, TaskType] = {}
