@@ -65,7 +65,7 @@ class Assignment(models.Model):
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
     # Judging round this assignment belongs to (1 for authoring, review and single-round judging).
-    round = models.PositiveSmallIntegerField(default=1)
+    round = models.PositiveSmallIntegerField(default=1, db_default=1)
     # Order in which the queue hands the work out (deterministic per plan).
     position = models.PositiveIntegerField(default=0)
     lease_expires_at = models.DateTimeField(null=True, blank=True)

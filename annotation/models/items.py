@@ -41,10 +41,10 @@ class Item(models.Model):
         related_name="items",
         related_query_name="item",
     )
-    slot = models.PositiveSmallIntegerField(default=0)
+    slot = models.PositiveSmallIntegerField(default=0, db_default=0)
     # The judging round the item is in (0: not sent to judging). Planned by the core's judging engine
     # from the task type's rule; each Judgment and judge Assignment stores its own round too.
-    judging_round = models.PositiveSmallIntegerField(default=0)
+    judging_round = models.PositiveSmallIntegerField(default=0, db_default=0)
     current_version = models.ForeignKey(
         "annotation.ItemVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

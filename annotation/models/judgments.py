@@ -17,7 +17,7 @@ class Judgment(models.Model):
     )
     kind = models.CharField(max_length=20, default="answer")
     # The judging round it was given in (NLI validation: 1, 2 or 3; single-round protocols: 1).
-    round = models.PositiveSmallIntegerField(default=1)
+    round = models.PositiveSmallIntegerField(default=1, db_default=1)
     # Task-type specific, validated by the task type: {"answer": "C"}, {"label": "e"}, {"relevance": 4}.
     value = models.JSONField()
     # Task-type specific flags: {"uncertain": true, "question_ambiguous": false, "option_ambiguous": [...]}.

@@ -163,7 +163,7 @@ class Concept(models.Model):
     translations = models.JSONField(default=dict, blank=True)
     # The catalog unit's task-type attributes, validated by the task type: an NLI premise keeps its
     # text, genre, topic, document id and sentence size here; a csqa concept needs none.
-    data = models.JSONField(default=dict, blank=True)
+    data = models.JSONField(default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField()))
 
     class Meta:
         ordering = ["category_id", "name"]
