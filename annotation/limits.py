@@ -14,7 +14,7 @@ from typing import Any
 
 from annotation.errors import InvalidInput
 
-# Item content (csqa).
+# Item content (question, options, hypotheses).
 QUESTION = 2000
 OPTION = 500
 # What a client may send as the answer of an item ("A".."E" once checked).
@@ -30,7 +30,7 @@ GUIDELINES = 50_000
 # The model columns: Category.name, Concept.name; translations of names have the same limit.
 CATEGORY_NAME = 200
 CONCEPT_NAME = 300
-# An uploaded file (concepts, id-csqa).
+# An uploaded file (catalog units, item imports).
 IMPORT_BYTES = 20 * 1024 * 1024
 # Rows of one categories x concepts file (the benchmarks plan 100,000 concepts).
 CONCEPT_ROWS = 200_000
@@ -58,7 +58,7 @@ def text_problem(value: str, *, max_length: int) -> str | None:
 
 
 def upload_size_problem(size: int) -> str | None:
-    """The one rule for an uploaded file's size (concept and id-csqa imports, pages and API)."""
+    """The one rule for an uploaded file's size (catalog and item imports, pages and API)."""
     if size > IMPORT_BYTES:
         return f"The file is larger than {IMPORT_BYTES // (1024 * 1024)} MB."
     return None

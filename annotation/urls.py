@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from annotation.views import accounts, authoring, concepts, items, judging, members, projects
+from annotation.views import accounts, authoring, concepts, items, judging, members, projects, rounds
 
 urlpatterns = [
     path("", accounts.home, name="home"),
@@ -32,7 +32,21 @@ urlpatterns = [
     path("p/<slug:slug>/author/<int:assignment_id>/", authoring.author_item, name="author_item"),
     path("p/<slug:slug>/items/", items.item_list, name="item_list"),
     path("p/<slug:slug>/items/<int:item_id>/", items.item_detail, name="item_detail"),
+    path("p/<slug:slug>/rounds/", rounds.judging_rounds, name="judging_rounds"),
+    path(
+        "p/<slug:slug>/rounds/corrections/<int:judgment_id>/send/",
+        rounds.correction_send,
+        name="correction_send",
+    ),
     path("p/<slug:slug>/crossanswer/", judging.crossanswer_plan, name="crossanswer_plan"),
-    path("p/<slug:slug>/answer/", judging.answer_queue, name="answer_queue"),
-    path("p/<slug:slug>/answer/<int:assignment_id>/", judging.answer_item, name="answer_item"),
+    path("p/<slug:slug>/judge/", judging.judge_queue, name="judge_queue"),
+    path("p/<slug:slug>/judge/<int:assignment_id>/", judging.judge_item, name="judge_item"),
+    # The older cross-answering addresses: the same views, redirecting within this family.
+    path("p/<slug:slug>/answer/", judging.judge_queue, {"routes": judging.ANSWER_ROUTES}, name="answer_queue"),
+    path(
+        "p/<slug:slug>/answer/<int:assignment_id>/",
+        judging.judge_item,
+        {"routes": judging.ANSWER_ROUTES},
+        name="answer_item",
+    ),
 ]

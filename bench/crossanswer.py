@@ -1,7 +1,7 @@
 """Cross-answering at scale on PostgreSQL (DATABASE_URL).
 
 Fills a project with 100,000 approved csqa items written by 1,000 annotators, then measures:
-- plan_seconds: assignment_plan_cross_answers with m = 5 (reads, pure planning, COPY of 500,000 rows);
+- plan_seconds: judging_plan (round 1, csqa's rule) with m = 5 (reads, pure planning, COPY of 500,000 rows);
 - alpha_seconds: Krippendorff's alpha (nominal, with and without the author) over the 500,000 answers,
   the database read included (qc.reports.alpha_for_project);
 - conflicts_seconds: the answerer x creator conflict matrix (qc.reports.conflicts_for_project);
@@ -258,11 +258,12 @@ def answer_everything(project_id: int, seed: int) -> int:
 
 
 def timed_plan(project, seed: int):
-    """assignment_plan_cross_answers, timed as a whole (commit included), and where the time went:
-    the pure planner, the COPY, and the commit (where PostgreSQL checks the deferred foreign keys)."""
+    """Round 1 of judging (judging_plan: m answerers per item), timed as a whole (commit included), and
+    where the time went: the pure planner, the COPY, and the commit (where PostgreSQL checks the deferred
+    foreign keys)."""
     from django.db import transaction
 
-    import annotation.services.crossanswer as crossanswer
+    import annotation.services.judging as judging
 
     parts: dict[str, float] = {}
 
@@ -276,18 +277,18 @@ def timed_plan(project, seed: int):
 
         return timed
 
-    planner, insert = crossanswer.plan_balanced, crossanswer._insert_answer_assignments
-    crossanswer.plan_balanced = timing("planner", planner)
-    crossanswer._insert_answer_assignments = timing("copy", insert)
+    planner, insert = judging.plan_balanced, judging._insert_judge_assignments
+    judging.plan_balanced = timing("planner", planner)
+    judging._insert_judge_assignments = timing("copy", insert)
     try:
         started = time.perf_counter()
         with transaction.atomic():  # the service's own atomic block becomes a savepoint: commit timed apart
-            plan = crossanswer.assignment_plan_cross_answers(project=project, seed=seed)
+            plan = judging.judging_plan(project=project, seed=seed)
             committing = time.perf_counter()
         total = time.perf_counter() - started
         parts["commit"] = round(time.perf_counter() - committing, 3)
     finally:
-        crossanswer.plan_balanced, crossanswer._insert_answer_assignments = planner, insert
+        judging.plan_balanced, judging._insert_judge_assignments = planner, insert
     parts["reads_and_rest"] = round(total - sum(parts.values()), 3)
     return plan, total, parts
 

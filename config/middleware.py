@@ -20,7 +20,7 @@ from annotation import limits
 
 DEFAULT_MAX_REQUEST_BYTES = 2 * 1024 * 1024
 # Routes that take a file (`limits.IMPORT_BYTES`); the rest of the form fits in the usual limit.
-UPLOAD_URL_NAMES = frozenset({"api-concepts-import", "api-import-csqa", "project_concepts", "csqa_import_page"})
+UPLOAD_URL_NAMES = frozenset({"api-concepts-import", "api-import-items", "project_concepts", "items_import_page"})
 
 
 class RequestTooLarge(RequestDataTooBig):

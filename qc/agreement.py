@@ -1,167 +1,28 @@
-"""Agreement maths as pure functions over plain lists and arrays (no ORM).
+"""Agreement maths: they live in annotation.agreement (task types use them and never import qc);
+re-exported here for the core's reports and for scripts that import them from qc."""
 
-Tie-break for the majority answer: among the answers with the highest count, the one seen first in
-the order the answers are given. Callers pass answers in the project's public annotator order
-(W1, W2, ... by membership code, then user id), so a 2-2-1 tie between W2="B", W3="C", W4="C",
-W5="B", W6="A" goes to "B" (W2 answered first). This is the rule that reproduces id-csqa's
-`answer_majority` for every question of the release.
-"""
+from annotation.agreement import (
+    KappaPair,
+    agreement_share,
+    alpha_nominal,
+    alpha_nominal_counts,
+    cohen_kappa_pairs,
+    conflict_counts,
+    group_counts,
+    majority,
+    matrix,
+    value_counts,
+)
 
-from __future__ import annotations
-
-import math
-import warnings
-from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import combinations
-
-import krippendorff
-import numpy as np
-
-
-def majority(answers: Sequence[Hashable | None]) -> Hashable | None:
-    """Most common answer (None values ignored); ties go to the answer seen first. None if no answer."""
-    # A plain dict, not Counter: this runs once per item in exports of 100,000 items.
-    counts: dict = {}
-    for a in answers:
-        if a is not None:
-            counts[a] = counts.get(a, 0) + 1
-    if not counts:
-        return None
-    top = max(counts.values())
-    for a in answers:
-        if a is not None and counts[a] == top:
-            return a
-    return None  # unreachable: some answer has the top count
-
-
-def agreement_share(answers: Sequence[Hashable | None], winner: Hashable | None) -> float | None:
-    """Share of the answers equal to `winner` (the observed agreement of one item)."""
-    given = [a for a in answers if a is not None]
-    if not given or winner is None:
-        return None
-    return sum(1 for a in given if a == winner) / len(given)
-
-
-def value_counts(units: np.ndarray, values: np.ndarray, *, n_units: int, n_values: int) -> np.ndarray:
-    """(N units x V values) matrix: how many coders gave value v to unit u, from parallel index arrays."""
-    counts = np.zeros((n_units, n_values), dtype=np.int64)
-    if len(units):
-        np.add.at(counts, (units, values), 1)
-    return counts
-
-
-def alpha_nominal_counts(counts: np.ndarray) -> float | None:
-    """Krippendorff's alpha (nominal) from a value-counts matrix; None when it is undefined.
-
-    Value counts instead of a coders x units matrix: with 1,000 coders and 100,000 items the full
-    matrix would be 800 MB of mostly NaN, the counts are 100,000 x 5.
-    """
-    counts = np.asarray(counts)
-    pairable = counts[counts.sum(axis=1) >= 2]
-    if pairable.shape[0] == 0 or np.count_nonzero(pairable.sum(axis=0)) < 2:
-        # No unit with two coders, or every answer identical: expected disagreement is zero.
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        value = float(krippendorff.alpha(value_counts=pairable, level_of_measurement="nominal"))
-    return None if math.isnan(value) else value
-
-
-def alpha_nominal(units: Iterable[Sequence[Hashable | None]]) -> float | None:
-    """Krippendorff's alpha (nominal) over units given as lists of answers (None = not answered)."""
-    domain: dict[Hashable, int] = {}
-    unit_idx: list[int] = []
-    value_idx: list[int] = []
-    n_units = 0
-    for u, answers in enumerate(units):
-        n_units = u + 1
-        for a in answers:
-            if a is None:
-                continue
-            unit_idx.append(u)
-            value_idx.append(domain.setdefault(a, len(domain)))
-    if not domain:
-        return None
-    counts = value_counts(
-        np.asarray(unit_idx, dtype=np.int64),
-        np.asarray(value_idx, dtype=np.int64),
-        n_units=n_units,
-        n_values=len(domain),
-    )
-    return alpha_nominal_counts(counts)
-
-
-@dataclass(frozen=True)
-class KappaPair:
-    a: str
-    b: str
-    items: int
-    kappa: float | None
-
-
-def cohen_kappa_pairs(
-    per_item: Iterable[Sequence[tuple[str, Hashable]]], *, coders: Sequence[str], min_shared: int = 2
-) -> list[KappaPair]:
-    """Cohen's kappa for every pair of coders that answered at least `min_shared` items in common.
-
-    per_item: for each item, its (coder, answer) pairs. Pairs are reported in `coders` order.
-    kappa is None when undefined (both coders gave one and the same answer throughout).
-    """
-    position = {c: i for i, c in enumerate(coders)}
-    shared: dict[tuple[str, str], tuple[list, list]] = {}
-    for answers in per_item:
-        ordered = sorted(
-            ((c, a) for c, a in answers if a is not None and c in position), key=lambda ca: position[ca[0]]
-        )
-        for (ca, aa), (cb, ab) in combinations(ordered, 2):
-            left, right = shared.setdefault((ca, cb), ([], []))
-            left.append(aa)
-            right.append(ab)
-    out = []
-    for (ca, cb), (left, right) in sorted(shared.items(), key=lambda kv: (position[kv[0][0]], position[kv[0][1]])):
-        if len(left) < min_shared:
-            continue
-        out.append(KappaPair(a=ca, b=cb, items=len(left), kappa=_kappa(left, right)))
-    return out
-
-
-def _kappa(left: list, right: list) -> float | None:
-    # Imported here: scikit-learn costs ~170 MB of memory, which exports and alpha alone don't need.
-    from sklearn.metrics import cohen_kappa_score
-
-    if len(set(left) | set(right)) < 2:
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        value = float(cohen_kappa_score(left, right))
-    return None if math.isnan(value) else value
-
-
-def conflict_counts(rows: Iterable[tuple[Hashable, Hashable, Hashable, Hashable]]) -> Counter:
-    """(answerer, creator) -> number of answers different from the creator's answer.
-
-    rows: (answerer, creator, answer, creator_answer). Rows without a creator or a creator answer
-    are not conflicts of anyone and are skipped.
-    """
-    counts: Counter = Counter()
-    for answerer, creator, answer, creator_answer in rows:
-        if creator is None or creator_answer in (None, "") or answer is None:
-            continue
-        if answer != creator_answer:
-            counts[(answerer, creator)] += 1
-    return counts
-
-
-def matrix(counts: Mapping[tuple[Hashable, Hashable], int], keys: Sequence[Hashable]) -> list[list[int]]:
-    """Square matrix, rows = first element of the key (answerer), columns = second (creator)."""
-    return [[int(counts.get((r, c), 0)) for c in keys] for r in keys]
-
-
-def group_counts(counts: Mapping[tuple[Hashable, Hashable], int], group_of: Mapping[Hashable, Hashable]) -> Counter:
-    """Aggregate an (answerer, creator) count table by a grouping of both sides (e.g. region)."""
-    grouped: Counter = Counter()
-    for (r, c), n in counts.items():
-        grouped[(group_of.get(r, ""), group_of.get(c, ""))] += n
-    return grouped
+__all__ = [
+    "KappaPair",
+    "agreement_share",
+    "alpha_nominal",
+    "alpha_nominal_counts",
+    "cohen_kappa_pairs",
+    "conflict_counts",
+    "group_counts",
+    "majority",
+    "matrix",
+    "value_counts",
+]

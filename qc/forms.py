@@ -52,10 +52,11 @@ def parse_regions(text: str) -> dict[str, str]:
     return regions
 
 
-class CsqaImportForm(forms.Form):
-    file = forms.FileField(
-        help_text="id-csqa HUMAN_GEN file: the published JSON array, or JSON Lines as the export writes."
-    )
+class ItemsImportForm(forms.Form):
+    """The file import page: the format is one of those the project's task type registers."""
+
+    file = forms.FileField(help_text="The released file (JSON array or JSON Lines, as the format says).")
+    format = forms.ChoiceField(choices=[], required=False, help_text="Left empty: the first one listed.")
     language = forms.CharField(max_length=20, help_text="Language code of the file, e.g. id or su.")
     annotator_regions = forms.CharField(
         required=False,
@@ -63,12 +64,20 @@ class CsqaImportForm(forms.Form):
         help_text="Optional, one per line: W1=West Java.",
     )
 
+    def __init__(self, *args, formats: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["format"].choices = formats
+        self.fields["format"].initial = formats[0][0] if formats else None
+
     def clean_file(self):
         upload = self.cleaned_data["file"]
         problem = limits.upload_size_problem(upload.size)
         if problem:
             raise forms.ValidationError(problem)
         return upload
+
+    def clean_format(self) -> str:
+        return self.cleaned_data.get("format") or (self.fields["format"].choices or [("", "")])[0][0]
 
     def clean_annotator_regions(self) -> dict[str, str]:
         return parse_regions(self.cleaned_data.get("annotator_regions") or "")

@@ -1,117 +1,85 @@
-"""The csqa gold policy: a pure decision per item, and a batched service that saves it.
+"""The gold engine: load each item's case, let its task type decide, save the decision in bulk.
 
-Rule (Putri et al. 2024): the majority answer of the answerers (the author never counts; ties go to
-the answer seen first in the project's annotator order, see qc.agreement.majority) is reported beside
-the author's answer. An item whose question is flagged ambiguous by more than the project's
-`ambiguity_threshold` answerers is excluded, with the reason kept. An item with fewer than
-`answerers_per_item` answers is still pending. Nothing is deleted: an excluded item keeps its row,
-its answers and its decision, and is re-included if a later answer change brings it under the bar.
+The decision itself is the task type's pure `gold_decide(GoldCase) -> GoldOutcome`; this module only
+builds the cases from rows (judgments in the project's annotator order, for tie-breaks), saves one
+GoldDecision per item and moves the item's status. It also reports which items now ask for another
+judging round, so the judging engine (annotation.services.judging) can plan it.
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import TextField
-from django.db.models.fields.json import KT, KeyTextTransform
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.models import Item, Judgment, Project
-from annotation.task_types import project_settings
-from qc.agreement import agreement_share, majority
-from qc.batching import batched
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import GoldCase, JudgmentRow, TaskType
+from qc.batching import batched, fewer_gc_passes
 from qc.models import GoldDecision
 
-POLICY = "csqa_majority_v1"
-# Items in these states have been approved by QC and may be answered and decided on.
+# Items in these states have been approved by QC and may be judged and decided on.
 DECIDABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)
+# From this many decisions in a batch, PostgreSQL saves them through COPY into a staging table (see
+# _save_by_copy); fewer (a single judgment's recompute) keep the plain upsert and create no table.
+COPY_FROM = 200
+_SAVED_FIELDS = ("policy", "outcome", "reason", "details", "judgment_ids", "computed_at")
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
 @dataclass(frozen=True)
-class Answer:
-    judgment_id: int
-    answer: str | None
-    uncertain: bool | None = False
-    question_ambiguous: bool | None = False
-    option_ambiguous: Sequence[bool | None] | None = None
+class _ProjectContext:
+    task_type: TaskType
+    settings: dict[str, Any]
+    kind: str | None  # the judges' Judgment.kind (None: the task type has no judging rule)
+    ranks: dict[int, int]
+    _keys: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def user_rank(self, user_id: int) -> tuple[int, int]:
+        # The sort key of a judge (annotator order), looked up once per judge rather than per judgment.
+        key = self._keys.get(user_id)
+        if key is None:
+            key = self._keys[user_id] = rank_of(self.ranks, user_id)
+        return key
 
 
-@dataclass(frozen=True)
-class CsqaGold:
-    outcome: str
-    reason: str
-    majority: str | None
-    author_answer: str | None
-    matches_author: bool | None
-    answers: int
-    question_ambiguous: int
-    # Answerers who flagged at least one option, and flags per option A-E.
-    option_ambiguous: int
-    option_flags: list[int]
-    uncertain: int
-    agreement: float | None
-    threshold: int
+@dataclass
+class GoldRecompute:
+    """What a recompute did: decisions per outcome, and the items that now ask for another round.
 
-    def details(self) -> dict[str, Any]:
-        out = asdict(self)
-        del out["outcome"], out["reason"]
-        return out
+    next_rounds: item id -> the round its decision asks for, only where the item is still in an
+    earlier round (item.judging_round < n), i.e. where the judging engine has a round to plan.
+    """
 
-
-def csqa_gold_decide(
-    *, answers: Sequence[Answer], author_answer: str | None, required: int, threshold: int
-) -> CsqaGold:
-    """Decide one item. `answers` must be in the project's annotator order (for the tie-break)."""
-    given = [a.answer for a in answers if a.answer is not None]
-    winner = majority(given)
-    question_flags = sum(1 for a in answers if a.question_ambiguous)
-    option_flags = [0] * 5
-    flaggers = 0
-    for a in answers:
-        flags = list(a.option_ambiguous or [])
-        if any(flags):
-            flaggers += 1
-        for i, flagged in enumerate(flags[:5]):
-            option_flags[i] += 1 if flagged else 0
-    author_answer = author_answer or None
-    if question_flags > threshold:
-        outcome = GoldDecision.Outcome.EXCLUDED
-        reason = (
-            f"Question flagged ambiguous by {question_flags} of {len(answers)} answerers "
-            f"(more than the threshold of {threshold})."
-        )
-    elif len(given) >= required:
-        outcome, reason = GoldDecision.Outcome.GOLD, ""
-    else:
-        outcome, reason = GoldDecision.Outcome.PENDING, f"{len(given)} of {required} answers so far."
-    return CsqaGold(
-        outcome=outcome,
-        reason=reason,
-        majority=winner,
-        author_answer=author_answer,
-        matches_author=None if winner is None or author_answer is None else winner == author_answer,
-        answers=len(given),
-        question_ambiguous=question_flags,
-        option_ambiguous=flaggers,
-        option_flags=option_flags,
-        uncertain=sum(1 for a in answers if a.uncertain),
-        agreement=agreement_share(given, winner),
-        threshold=threshold,
-    )
+    totals: dict[str, int] = field(default_factory=dict)
+    next_rounds: dict[int, int] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=4096)
-def _flags(text: str | None) -> dict[str, Any]:
-    # Few distinct flag sets across many answers: decode each once (read-only, shared).
+def _decoded(text: str | None) -> dict[str, Any]:
+    # Few distinct values and flag sets across many judgments: decode each once. The dicts are shared,
+    # so task types must treat JudgmentRow.value and .flags as read-only.
     return json.loads(text) if text else {}
+
+
+def _ids(ids: Iterable[int]) -> Iterable[int] | RawSQL:
+    """The right side of an `__in` filter on a batch of ids.
+
+    PostgreSQL gets them as one array parameter: 2,000 separate placeholders per query cost ~4 s of a
+    120,000-item recompute in Django's query building and psycopg's placeholder conversion."""
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", (list(ids),))
+    return list(ids)
 
 
 def _item_status(current: str, outcome: str) -> str:
@@ -120,89 +88,200 @@ def _item_status(current: str, outcome: str) -> str:
     if outcome == GoldDecision.Outcome.GOLD:
         # "gold" is a later, explicit promotion; a recompute that still says gold must not undo it.
         return Item.Status.GOLD if current == Item.Status.GOLD else Item.Status.JUDGED
+    if outcome == GoldDecision.Outcome.NO_GOLD:
+        return Item.Status.JUDGED  # fully judged, no label reached the bar (the reason says why)
     return Item.Status.APPROVED
 
 
+def _status_reason(status: str, outcome: str, reason: str) -> str:
+    if status == Item.Status.EXCLUDED or outcome == GoldDecision.Outcome.NO_GOLD:
+        return reason
+    return ""
+
+
+def _contexts(project_ids: set[int]) -> dict[int, _ProjectContext]:
+    annotators = project_annotators(project_ids=project_ids)
+    out = {}
+    for project in Project.objects.filter(pk__in=project_ids).only("pk", "task_type", "settings"):
+        task_type = get_task_type(project.task_type)
+        task_settings = project_settings(project)
+        rule = task_type.judging_rule(task_settings)
+        out[project.pk] = _ProjectContext(
+            task_type=task_type,
+            settings=task_settings,
+            kind=rule.kind if rule is not None else None,
+            ranks=annotator_ranks(annotators.get(project.pk, [])),
+        )
+    return out
+
+
 @transaction.atomic
-def gold_recompute(*, item_ids: Iterable[int], batch_size: int = 2000) -> dict[str, int]:
-    """Recompute and save the gold decision of the given items; return how many got each outcome.
+def gold_recompute_outcomes(*, item_ids: Iterable[int], batch_size: int = 2000) -> GoldRecompute:
+    """Recompute and save the gold decision of the given items (see GoldRecompute for the result).
 
     Items not yet approved are skipped. Each batch locks its items (ordered by pk, like every other
-    multi-row lock) so a concurrent answer to the same item waits instead of racing the decision.
+    multi-row lock) so a concurrent judgment of the same item waits instead of racing the decision.
     """
-    totals: dict[str, int] = defaultdict(int)
-    context: dict[int, tuple[int, int, dict[int, int]]] = {}
-    for batch in batched(sorted(set(item_ids)), batch_size):
-        items = list(
-            Item.objects.select_for_update(of=("self",))
-            .filter(pk__in=batch, status__in=DECIDABLE)
-            .order_by("pk")
-            .values_list(
-                "pk", "project_id", "status", "status_reason", KeyTextTransform("answer", "current_version__payload")
-            )
-        )
-        if not items:
-            continue
-        missing = {project_id for _, project_id, *_ in items} - set(context)
-        if missing:
-            annotators = project_annotators(project_ids=missing)
-            for project in Project.objects.filter(pk__in=missing).only("pk", "task_type", "settings"):
-                task_settings = project_settings(project)
-                context[project.pk] = (
-                    task_settings["answerers_per_item"],
-                    task_settings["ambiguity_threshold"],
-                    annotator_ranks(annotators.get(project.pk, [])),
-                )
-        by_item: dict[int, list[tuple]] = defaultdict(list)
-        for jid, item_id, user_id, answer, flags in (
-            Judgment.objects.filter(item_id__in=[i[0] for i in items], kind="answer")
-            .values_list("pk", "item_id", "user_id", KT("value__answer"), Cast("flags", TextField()))
-            .order_by()
-        ):
-            by_item[item_id].append((jid, user_id, answer, _flags(flags)))
+    result = GoldRecompute(totals=defaultdict(int))
+    context: dict[int, _ProjectContext] = {}
+    with fewer_gc_passes():
+        for batch in batched(sorted(set(item_ids)), batch_size):
+            _recompute_batch(batch, context, result)
+    result.totals = dict(result.totals)
+    return result
 
-        decisions, status_changes = [], defaultdict(list)
-        for item_id, project_id, status, status_reason, author_answer in items:
-            required, threshold, ranks = context[project_id]
-            rows = sorted(by_item.get(item_id, []), key=lambda r: rank_of(ranks, r[1]))
-            answers = [
-                Answer(
-                    judgment_id=jid,
-                    answer=answer or None,
-                    uncertain=flags.get("uncertain"),
-                    question_ambiguous=flags.get("question_ambiguous"),
-                    option_ambiguous=flags.get("option_ambiguous"),
-                )
-                for jid, _, answer, flags in rows
-            ]
-            gold = csqa_gold_decide(
-                answers=answers, author_answer=author_answer, required=required, threshold=threshold
-            )
-            totals[gold.outcome] += 1
-            decisions.append(
-                GoldDecision(
-                    item_id=item_id,
-                    policy=POLICY,
-                    outcome=gold.outcome,
-                    reason=gold.reason,
-                    details=gold.details(),
-                    judgment_ids=[a.judgment_id for a in answers],
-                )
-            )
-            new_status = _item_status(status, gold.outcome)
-            new_reason = gold.reason if new_status == Item.Status.EXCLUDED else ""
-            if (new_status, new_reason) != (status, status_reason):
-                status_changes[(new_status, new_reason)].append(item_id)
-        GoldDecision.objects.bulk_create(
-            decisions,
-            update_conflicts=True,
-            unique_fields=["item"],
-            update_fields=["policy", "outcome", "reason", "details", "judgment_ids", "computed_at"],
+
+def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext], result: GoldRecompute) -> None:
+    """Decide and save one batch; the batch's items are locked (ordered by pk) until the transaction ends."""
+    items = list(
+        Item.objects.select_for_update(of=("self",))
+        .filter(pk__in=_ids(batch), status__in=DECIDABLE)
+        .order_by("pk")
+        .values_list(
+            "pk",
+            "project_id",
+            "status",
+            "status_reason",
+            "judging_round",
+            Cast("current_version__payload", TextField()),
         )
-        now = timezone.now()
-        for (new_status, new_reason), ids in status_changes.items():
-            Item.objects.filter(pk__in=ids).update(status=new_status, status_reason=new_reason, updated_at=now)
-    return dict(totals)
+    )
+    if not items:
+        return
+    missing = {project_id for _, project_id, *_ in items} - set(context)
+    if missing:
+        context.update(_contexts(missing))
+    by_item: dict[int, list[tuple]] = defaultdict(list)
+    # Values and flags as text, decoded once per distinct text: 500,000 judgments hold few of them.
+    for jid, item_id, user_id, kind, round_, value, flags in (
+        Judgment.objects.filter(item_id__in=_ids([i[0] for i in items]))
+        .values_list(
+            "pk", "item_id", "user_id", "kind", "round", Cast("value", TextField()), Cast("flags", TextField())
+        )
+        .order_by()
+    ):
+        by_item[item_id].append((jid, user_id, kind, round_, value, flags))
+
+    decisions, status_changes = [], defaultdict(list)
+    for item_id, project_id, status, status_reason, judging_round, payload in items:
+        ctx = context[project_id]
+        rows = sorted(
+            (r for r in by_item.get(item_id, ()) if ctx.kind is None or r[2] == ctx.kind),
+            key=lambda r: ctx.user_rank(r[1]),
+        )
+        judgments = tuple(
+            JudgmentRow(
+                judgment_id=jid,
+                user_id=user_id,
+                round=round_,
+                value=_decoded(value),
+                flags=_decoded(flags),
+            )
+            for jid, user_id, _, round_, value, flags in rows
+        )
+        outcome = ctx.task_type.gold_decide(
+            GoldCase(
+                payload=json.loads(payload) if payload else {},
+                judgments=judgments,
+                settings=ctx.settings,
+                judging_round=judging_round,
+            )
+        )
+        result.totals[outcome.outcome] += 1
+        if outcome.next_round is not None and judging_round < outcome.next_round:
+            result.next_rounds[item_id] = outcome.next_round
+        decisions.append(
+            _Decision(
+                item_id,
+                ctx.task_type.gold_policy,
+                outcome.outcome,
+                outcome.reason,
+                outcome.details,
+                [j.judgment_id for j in judgments],
+            )
+        )
+        new_status = _item_status(status, outcome.outcome)
+        new_reason = _status_reason(new_status, outcome.outcome, outcome.reason)
+        if (new_status, new_reason) != (status, status_reason):
+            status_changes[(new_status, new_reason)].append(item_id)
+    _save_decisions(decisions)
+    now = timezone.now()
+    for (new_status, new_reason), ids in status_changes.items():
+        Item.objects.filter(pk__in=_ids(ids)).update(status=new_status, status_reason=new_reason, updated_at=now)
+
+
+class _Decision(NamedTuple):
+    # One GoldDecision row to save; a plain tuple, as 120,000 model instances cost ~1.7 s to build.
+    item_id: int
+    policy: str
+    outcome: str
+    reason: str
+    details: dict[str, Any]
+    judgment_ids: list[int]
+
+
+def _save_decisions(decisions: list[_Decision]) -> None:
+    """Insert or update one GoldDecision per item (item is unique)."""
+    if connection.vendor == "postgresql" and len(decisions) >= COPY_FROM:
+        _save_by_copy(decisions)
+        return
+    GoldDecision.objects.bulk_create(
+        [GoldDecision(**d._asdict()) for d in decisions],
+        update_conflicts=True,
+        unique_fields=["item"],
+        update_fields=list(_SAVED_FIELDS),
+    )
+
+
+def _copy_text(value: str) -> str:
+    # COPY's text format: backslash, tab and line breaks escaped; nothing else is special.
+    return value.translate(_COPY_ESCAPES)
+
+
+def _json_copy_text(value: Any) -> str:
+    # json.dumps escapes control characters itself: its text only needs its backslashes doubled.
+    return json.dumps(value).replace("\\", "\\\\")
+
+
+def _save_by_copy(decisions: list[_Decision]) -> None:
+    """The upsert as COPY into a temporary table, then one INSERT ... ON CONFLICT from it.
+
+    bulk_create's upsert sends UNNEST arrays that psycopg builds value by value on the client: measured
+    at 120,000 decisions (bench/nli_rounds.py), saving took half of a 18 s recompute. The JSON is
+    serialised here once per row and the text goes as is. The table lives until the transaction ends
+    (the recompute is atomic) and is emptied after each batch.
+    """
+    meta = GoldDecision._meta
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    columns = [quote(meta.get_field(f).column) for f in ("item", *_SAVED_FIELDS)]
+    listed = ", ".join(columns)
+    now = timezone.now().isoformat()
+    # Policy and outcome repeat (one text per task type and outcome): escaped once each.
+    code = {text: _copy_text(text) for d in decisions for text in (d.policy, d.outcome)}
+    lines = "".join(
+        f"{d.item_id}\t{code[d.policy]}\t{code[d.outcome]}\t{_copy_text(d.reason)}\t"
+        f"{_json_copy_text(d.details)}\t[{', '.join(map(str, d.judgment_ids))}]\t{now}\n"
+        for d in decisions
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMPORARY TABLE IF NOT EXISTS gold_decision_stage (item_id bigint, policy text, outcome text, "
+            "reason text, details jsonb, judgment_ids jsonb, computed_at timestamptz) ON COMMIT DROP"
+        )
+        with cursor.copy("COPY gold_decision_stage FROM STDIN") as copy:
+            copy.write(lines)
+        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[1:])
+        cursor.execute(
+            f"INSERT INTO {table} ({listed}) SELECT * FROM gold_decision_stage ORDER BY item_id "
+            f"ON CONFLICT ({columns[0]}) DO UPDATE SET {updates}"
+        )
+        cursor.execute("TRUNCATE gold_decision_stage")
+
+
+def gold_recompute(*, item_ids: Iterable[int], batch_size: int = 2000) -> dict[str, int]:
+    """Recompute and save the gold decision of the given items; return how many got each outcome."""
+    return gold_recompute_outcomes(item_ids=item_ids, batch_size=batch_size).totals
 
 
 def gold_recompute_project(*, project: Project, batch_size: int = 2000) -> dict[str, int]:

@@ -54,7 +54,7 @@ class GoldDecision(models.Model):
         GOLD = "gold", "Gold"
         EXCLUDED = "excluded", "Excluded"
         PENDING = "pending", "Pending"
-        # Judged to the end of the task type's rounds without a consensus (NLI: no label chosen by 3).
+        # Judged to the end of the task type's rounds without a consensus (e.g. no label chosen by 3 of 5).
         NO_GOLD = "no_gold", "No gold"
 
     item = models.OneToOneField("annotation.Item", on_delete=models.CASCADE, related_name="gold_decision")

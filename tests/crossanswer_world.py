@@ -150,7 +150,7 @@ def api_requests(slug, *, assignment_id, run_id):
         ("post", f"{base}/exports/", {"format": "csv"}),
         ("get", f"{base}/exports/{run_id}/", None),
         ("get", f"{base}/exports/{run_id}/files/test.jsonl", None),
-        ("post", f"{base}/imports/csqa/", "multipart"),
+        ("post", f"{base}/imports/", "multipart"),
     ]
 
 
@@ -162,11 +162,11 @@ def page_requests(slug, *, assignment_id, run_id):
         ("get", reverse("answer_queue", args=[slug]), None),
         ("get", reverse("answer_item", args=[slug, assignment_id]), None),
         ("post", reverse("answer_item", args=[slug, assignment_id]), {"answer": "A"}),
-        ("get", reverse("csqa_report_page", args=[slug]), None),
-        ("get", reverse("csqa_report_json", args=[slug]), None),
+        ("get", reverse("report_page", args=[slug]), None),
+        ("get", reverse("report_json", args=[slug]), None),
         ("get", reverse("conflicts_csv", args=[slug]), None),
-        ("get", reverse("csqa_import_page", args=[slug]), None),
-        ("post", reverse("csqa_import_page", args=[slug]), "multipart"),
+        ("get", reverse("items_import_page", args=[slug]), None),
+        ("post", reverse("items_import_page", args=[slug]), "multipart"),
         ("get", reverse("export_page", args=[slug]), None),
         ("post", reverse("export_page", args=[slug]), {"format": "csv"}),
         ("get", reverse("export_download", args=[slug, run_id, "test.jsonl"]), None),

@@ -1,4 +1,4 @@
-"""REST routes of judging (cross-answering), under /api/projects/<slug>/.
+"""REST routes of judging (cross-answering, validation, ...), under /api/projects/<slug>/.
 
 Kept out of config.api_urls, whose own schema is pinned by tests/api/test_schema.py."""
 

@@ -8,7 +8,8 @@ from django.contrib.auth import password_validation
 from annotation import limits
 from annotation.errors import DomainError
 from annotation.models import Membership, ProjectLanguage
-from annotation.task_types import task_type_choices
+from annotation.task_types import get_task_type, task_type_choices
+from annotation.task_types.base import BoolSetting, ChoiceSetting, TaskType
 
 _TEXT = {"dir": "auto", "autocomplete": "off"}
 DIRECTIONS = tuple(ProjectLanguage.Direction.values)
@@ -57,13 +58,6 @@ class ProjectSettingsForm(forms.Form):
         required=False, widget=forms.Textarea(attrs={**_TEXT, "rows": 10}), help_text="Markdown."
     )
     authors_per_concept = forms.IntegerField(min_value=1, max_value=50, initial=2, label="Authors per concept (k)")
-    answerers_per_item = forms.IntegerField(min_value=1, max_value=50, initial=5, label="Answerers per item (m)")
-    ambiguity_threshold = forms.IntegerField(
-        min_value=0,
-        max_value=50,
-        initial=3,
-        help_text="An item flagged ambiguous by more answerers than this is excluded.",
-    )
     plan_seed = forms.IntegerField(min_value=0, initial=0, help_text="Same seed, same plan.")
     max_annotators = forms.IntegerField(
         min_value=1,
@@ -73,6 +67,12 @@ class ProjectSettingsForm(forms.Form):
         help_text="No more annotators may join or be imported (empty: unchanged, 200 for a new project).",
     )
 
+    def __init__(self, *args, task_type: TaskType | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if task_type is not None:
+            # The task type's own settings, after the core ones, as its settings_spec declares them.
+            self.fields.update(task_setting_fields(task_type))
+
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("max_annotators") is None:
@@ -81,6 +81,22 @@ class ProjectSettingsForm(forms.Form):
 
     def clean_languages(self) -> list[dict[str, str]]:
         return parse_languages(self.cleaned_data["languages"])
+
+
+def task_setting_fields(task_type: TaskType) -> dict[str, forms.Field]:
+    """Form fields for a task type's settings_spec (bounds, choices and labels from the spec)."""
+    fields: dict[str, forms.Field] = {}
+    for name, spec in task_type.settings_spec.items():
+        label = spec.label or name.replace("_", " ").capitalize()
+        if isinstance(spec, BoolSetting):
+            field: forms.Field = forms.BooleanField(required=False, initial=spec.default)
+        elif isinstance(spec, ChoiceSetting):
+            field = forms.ChoiceField(choices=[(c, c) for c in spec.choices], initial=spec.default)
+        else:
+            field = forms.IntegerField(min_value=spec.min_value, max_value=spec.max_value, initial=spec.default)
+        field.label, field.help_text = label, spec.help
+        fields[name] = field
+    return fields
 
 
 class ProjectCreateForm(ProjectSettingsForm):
@@ -94,6 +110,21 @@ class ProjectCreateForm(ProjectSettingsForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["task_type"].choices = task_type_choices()
+
+    def clean(self):
+        """The chosen task type's settings that were posted (the page shows none: a new project starts
+        with the task type's defaults, changed later on its settings page; scripts may post them)."""
+        cleaned = super().clean()
+        name = cleaned.get("task_type")
+        if name:
+            for setting, field in task_setting_fields(get_task_type(name)).items():
+                if setting not in self.data:
+                    continue
+                try:
+                    cleaned[setting] = field.clean(self.data.get(setting))
+                except forms.ValidationError as exc:
+                    self.add_error(None, f"{field.label}: {' '.join(exc.messages)}")
+        return cleaned
 
 
 class MemberAddForm(forms.Form):

@@ -27,6 +27,8 @@ class ConceptRow:
     concept: str
     translations: dict[str, str] = field(default_factory=dict)
     category_translations: dict[str, str] = field(default_factory=dict)
+    # The unit's task-type attributes (Concept.data), from a task type's own parser (e.g. a premise).
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 class _Stop(Exception):

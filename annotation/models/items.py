@@ -31,7 +31,7 @@ class Item(models.Model):
     concept = models.ForeignKey(
         "annotation.Concept", null=True, blank=True, on_delete=models.PROTECT, related_name="items"
     )
-    # The authoring assignment this item answers. A task type whose unit yields several items (an NLI
+    # The authoring assignment this item answers. A task type whose unit yields several items (a
     # writer writes six hypotheses per premise) numbers them by `slot`; (assignment, slot) is unique.
     assignment = models.ForeignKey(
         "annotation.Assignment",
@@ -52,7 +52,7 @@ class Item(models.Model):
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="reviewed_items"
     )
-    # Identifier in an external release (e.g. id-csqa's `id`); unique per project when set.
+    # Identifier in an external release (e.g. a released file's `id`); unique per project when set.
     external_id = models.CharField(max_length=200, blank=True)
     status_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -16,7 +16,7 @@ class Judgment(models.Model):
         "annotation.Assignment", null=True, blank=True, on_delete=models.SET_NULL, related_name="judgment"
     )
     kind = models.CharField(max_length=20, default="answer")
-    # The judging round it was given in (NLI validation: 1, 2 or 3; single-round protocols: 1).
+    # The judging round it was given in (incremental validation: 1, 2 or 3; single-round protocols: 1).
     round = models.PositiveSmallIntegerField(default=1, db_default=1)
     # Task-type specific, validated by the task type: {"answer": "C"}, {"label": "e"}, {"relevance": 4}.
     value = models.JSONField()

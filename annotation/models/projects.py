@@ -161,8 +161,8 @@ class Concept(models.Model):
     category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="concepts")
     name = models.CharField(max_length=300)
     translations = models.JSONField(default=dict, blank=True)
-    # The catalog unit's task-type attributes, validated by the task type: an NLI premise keeps its
-    # text, genre, topic, document id and sentence size here; a csqa concept needs none.
+    # The catalog unit's task-type attributes, validated by the task type: a premise keeps its
+    # text, genre, topic, document id and sentence size here; a plain concept needs none.
     data = models.JSONField(default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField()))
 
     class Meta:

@@ -184,3 +184,12 @@ def dashboard_stats(*, project: Project) -> dict:
             for m in members
         ],
     }
+
+
+def author_payloads(*, project: Project, user: AbstractBaseUser) -> list[dict]:
+    """The current payloads of this author's items in the project (for the task type's summary panel)."""
+    return list(
+        Item.objects.filter(project=project, author=user, current_version__isnull=False)
+        .order_by()
+        .values_list("current_version__payload", flat=True)
+    )

@@ -1,53 +1,32 @@
-"""Reads for cross-answering: the answerer's view of an item, their progress, the admin's overview.
+"""Reads for judging: the judge's view of an item, their progress, the admin's overview.
 
-An answerer must never see the author's answer or anyone else's: the question is read as two JSON
-keys of the payload (question, choices), so the answer never leaves the database for these pages.
+A judge must never see the author's answer or anyone else's: the page gets what the task type's
+judge_item/judge_view keep of the payload (e.g. a question and its options), nothing else.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q
-from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.http import Http404
 
 from annotation.annotators import project_annotators
 from annotation.models import Assignment, Item, Judgment, Project
-from annotation.services.judgments import ANSWERABLE
-from annotation.task_types import project_settings
-
-ANSWER = Assignment.Kind.ANSWER
-
-
-@dataclass(frozen=True)
-class AnswerQuestion:
-    """What an answerer is shown: no author, no answer, no other judgment."""
-
-    item_id: int
-    category: str
-    question: str
-    choices: list[str]
-    is_own: bool
+from annotation.services.judging import JUDGEABLE as ANSWERABLE
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import JudgmentInput
 
 
-@dataclass(frozen=True)
-class OwnAnswer:
-    answer: str | None
-    uncertain: bool
-    question_ambiguous: bool
-    option_ambiguous: list[bool]
-    comment: str
-
-
-def answer_assignment_for_user(*, project: Project, user: AbstractBaseUser, assignment_id: int) -> Assignment:
-    """The user's own answer assignment in this project, or 404 (someone else's is not confirmed)."""
+def judge_assignment_for_user(*, project: Project, user: AbstractBaseUser, assignment_id: int, kind: str) -> Assignment:
+    """The user's own judge assignment in this project, or 404 (someone else's is not confirmed)."""
     assignment = (
-        Assignment.objects.filter(project=project, user=user, kind=ANSWER, pk=assignment_id)
-        .only("pk", "project_id", "user_id", "kind", "target_item_id", "status", "lease_expires_at", "position")
+        Assignment.objects.filter(project=project, user=user, kind=kind, pk=assignment_id)
+        .only(
+            "pk", "project_id", "user_id", "kind", "round", "target_item_id", "status", "lease_expires_at", "position"
+        )
         .first()
     )
     if assignment is None:
@@ -55,55 +34,38 @@ def answer_assignment_for_user(*, project: Project, user: AbstractBaseUser, assi
     return assignment
 
 
-def answer_question(*, assignment: Assignment, user: AbstractBaseUser) -> AnswerQuestion:
+def judge_item_for(*, assignment: Assignment, user: AbstractBaseUser, task_type_name: str) -> Any:
+    """What the judge is shown (the task type's judge_item): never the author, their answer or others'."""
     row = (
         Item.objects.filter(pk=assignment.target_item_id)
-        .values_list(
-            "pk",
-            "author_id",
-            "concept__category__name",
-            KeyTextTransform("question", "current_version__payload"),
-            KeyTransform("choices", "current_version__payload"),
-        )
+        .values_list("pk", "author_id", "concept__category__name", "current_version__payload", "concept__data")
         .first()
     )
     if row is None:
         raise Http404("No such item.")
-    item_id, author_id, category, question, choices = row
-    return AnswerQuestion(
+    item_id, author_id, category, payload, unit_data = row
+    return get_task_type(task_type_name).judge_item(
         item_id=item_id,
         category=category or "",
-        question=question or "",
-        choices=[str(c) for c in choices] if isinstance(choices, list) else [],
+        payload=payload or {},
+        unit_data=unit_data or {},
         is_own=author_id is not None and author_id == user.pk,
     )
 
 
-def own_answer(*, item_id: int, user: AbstractBaseUser) -> OwnAnswer | None:
-    """The user's own earlier answer to the item (to edit it), never anyone else's."""
+def own_judgment(*, item_id: int, user: AbstractBaseUser, kind: str, task_type_name: str) -> Any:
+    """The user's own earlier judgment of the item (to edit it), never anyone else's."""
     row = (
-        Judgment.objects.filter(item_id=item_id, user=user, kind=ANSWER)
-        .values_list("value", "flags", "comment")
-        .first()
+        Judgment.objects.filter(item_id=item_id, user=user, kind=kind).values_list("value", "flags", "comment").first()
     )
-    if row is None:
-        return None
-    value, flags, comment = row
-    flags = flags or {}
-    options = flags.get("option_ambiguous") or []
-    return OwnAnswer(
-        answer=(value or {}).get("answer"),
-        uncertain=flags.get("uncertain") is True,
-        question_ambiguous=flags.get("question_ambiguous") is True,
-        option_ambiguous=[v is True for v in options] if len(options) == 5 else [False] * 5,
-        comment=comment or "",
-    )
+    previous = None if row is None else JudgmentInput(value=row[0] or {}, flags=row[1] or {}, comment=row[2] or "")
+    return get_task_type(task_type_name).own_judgment(previous)
 
 
-def answer_progress(*, project: Project, user: AbstractBaseUser) -> tuple[int, int]:
-    """(done, total) of the user's answer assignments; cancelled ones (moved to others) don't count."""
+def answer_progress(*, project: Project, user: AbstractBaseUser, kind: str) -> tuple[int, int]:
+    """(done, total) of the user's judge assignments; cancelled ones (moved to others) don't count."""
     totals = (
-        Assignment.objects.filter(project=project, user=user, kind=ANSWER)
+        Assignment.objects.filter(project=project, user=user, kind=kind)
         .exclude(status=Assignment.Status.CANCELLED)
         .aggregate(total=Count("id"), done=Count("id", filter=Q(status=Assignment.Status.DONE)))
     )
@@ -111,14 +73,15 @@ def answer_progress(*, project: Project, user: AbstractBaseUser) -> tuple[int, i
 
 
 def crossanswer_overview(*, project: Project) -> dict[str, Any]:
-    """How far cross-answering is: items by number of answers and of planned answerers, work per
+    """How far round 1 of judging is: items by number of judgments and of planned judges, work per
     annotator, items by decision status. Five grouped queries whatever the project's size."""
-    m = project_settings(project)["answerers_per_item"]
+    rule = get_task_type(project.task_type).judging_rule(project_settings(project))
+    m, kind = (rule.per_round[0], rule.kind) if rule is not None else (0, "")
     items = Item.objects.filter(project=project, status__in=ANSWERABLE)
     by_status = dict(items.values_list("status").annotate(n=Count("id")).order_by())
     n_items = sum(by_status.values())
     answers = Counter(
-        Judgment.objects.filter(project=project, kind=ANSWER, item__status__in=ANSWERABLE)
+        Judgment.objects.filter(project=project, kind=kind, item__status__in=ANSWERABLE)
         .values_list("item_id")
         .annotate(n=Count("id"))
         .order_by()
@@ -126,7 +89,7 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
     )
     # Planned answerers of an item: open or done answer assignments (cancelled ones were moved).
     planned = Counter(
-        Assignment.objects.filter(project=project, kind=ANSWER, target_item__status__in=ANSWERABLE)
+        Assignment.objects.filter(project=project, kind=kind, target_item__status__in=ANSWERABLE)
         .exclude(status=Assignment.Status.CANCELLED)
         .values_list("target_item_id")
         .annotate(n=Count("id"))
@@ -135,7 +98,7 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
     )
     loads: dict[int, dict[str, int]] = {}
     for user_id, status, n in (
-        Assignment.objects.filter(project=project, kind=ANSWER)
+        Assignment.objects.filter(project=project, kind=kind)
         .values_list("user_id", "status")
         .annotate(n=Count("id"))
         .order_by()

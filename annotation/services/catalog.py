@@ -7,6 +7,8 @@ from django.db import transaction
 from annotation.errors import InvalidInput
 from annotation.importing.concepts import decode, detect_format, parse_concepts
 from annotation.models import Category, Concept, Project
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import TaskType
 
 
 @dataclass(frozen=True)
@@ -21,16 +23,25 @@ class ConceptImportSummary:
 def concepts_import(*, project: Project, data: bytes, filename: str = "", fmt: str = "") -> ConceptImportSummary:
     """Import categories x concepts. All or nothing: any bad line refuses the whole file.
 
-    Idempotent: categories and concepts are matched by name (case-insensitively), so importing the
-    same file again creates nothing; changed translations are updated.
+    A task type whose units carry attributes (e.g. premises) parses the file itself (`units_parse`):
+    its rows hold each unit's Concept.data. Idempotent: categories and concepts are matched by name
+    (case-insensitively), so importing the same file again creates nothing; changed translations and
+    unit attributes are updated.
     """
     try:
         text = decode(data)
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
     fmt = fmt or detect_format(filename, text)
-    languages = set(project.languages.values_list("code", flat=True))
-    parsed = parse_concepts(text, fmt, languages)
+    tt = get_task_type(project.task_type)
+    parsed = None
+    # Only a task type with its own format reads the project's units (their attributes) first.
+    if type(tt).units_parse is not TaskType.units_parse:
+        existing = list(Concept.objects.filter(project=project).values_list("category__name", "name", "data"))
+        parsed = tt.units_parse(text, fmt, settings=project_settings(project), existing=existing)
+    if parsed is None:
+        languages = set(project.languages.values_list("code", flat=True))
+        parsed = parse_concepts(text, fmt, languages)
     if parsed.errors:
         raise InvalidInput(
             f"Nothing was imported: {len(parsed.errors)} problem(s) in the file.",
@@ -62,13 +73,26 @@ def concepts_import(*, project: Project, data: bytes, filename: str = "", fmt: s
         concept = existing.get((category.pk, row.concept.casefold()))
         if concept is None:
             to_create.append(
-                Concept(project=project, category=category, name=row.concept, translations=row.translations)
+                Concept(
+                    project=project,
+                    category=category,
+                    name=row.concept,
+                    translations=row.translations,
+                    data=row.data,
+                )
             )
-        elif row.translations and {**concept.translations, **row.translations} != concept.translations:
+            continue
+        changed = False
+        if row.translations and {**concept.translations, **row.translations} != concept.translations:
             concept.translations = {**concept.translations, **row.translations}
+            changed = True
+        if row.data and row.data != concept.data:
+            concept.data = row.data
+            changed = True
+        if changed:
             to_update.append(concept)
     Concept.objects.bulk_create(to_create, batch_size=2000)
-    Concept.objects.bulk_update(to_update, ["translations"], batch_size=2000)
+    Concept.objects.bulk_update(to_update, ["translations", "data"], batch_size=2000)
     return ConceptImportSummary(
         rows=len(parsed.rows),
         categories_created=categories_created,

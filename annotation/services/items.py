@@ -1,4 +1,12 @@
-"""Authoring: drafts, submission and revision. One function per transition; each locks its rows."""
+"""Authoring: drafts, submission and revision. One function per transition; each locks its rows.
+
+A unit (one authoring assignment) yields `items_per_unit` items of its task type, numbered by slot
+(one for a question; six for a premise whose writer writes six hypotheses). For a one-item task
+type `data` is the item's payload; otherwise it is {"items": [payload, ...]} in slot order, and all
+of them are saved in one transaction.
+An item that is not editable (submitted, approved, ...) keeps its payload: a resubmission after a
+revision request changes only the items sent back, and the unit's checks see the others as they are.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +19,14 @@ from django.utils import timezone
 from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, ItemVersion
-from annotation.task_types import get_task_type
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import TaskType
 
 EDITABLE = (Item.Status.DRAFT, Item.Status.REVISION_REQUESTED)
 
 
-def _lock_authoring(assignment_id: int, user: AbstractBaseUser) -> tuple[Assignment, Item | None]:
-    # Lock order everywhere: assignment, then item (both by pk), so two saves can't deadlock.
+def _lock_authoring(assignment_id: int, user: AbstractBaseUser) -> tuple[Assignment, dict[int, Item]]:
+    # Lock order everywhere: assignment, then items (by pk), so two saves can't deadlock.
     assignment = (
         Assignment.objects.select_for_update(of=("self",)).select_related("project", "concept").get(pk=assignment_id)
     )
@@ -25,8 +34,38 @@ def _lock_authoring(assignment_id: int, user: AbstractBaseUser) -> tuple[Assignm
         raise NotAllowed("This assignment is not yours.")
     if assignment.status == Assignment.Status.CANCELLED:
         raise IllegalTransition("This assignment was cancelled; open your queue for the next one.")
-    item = Item.objects.select_for_update().filter(assignment=assignment).first()
-    return assignment, item
+    items = Item.objects.select_for_update().filter(assignment=assignment).order_by("pk")
+    return assignment, {item.slot: item for item in items}
+
+
+def _unit_payloads(tt: TaskType, data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The normalized payloads of the unit's items, in slot order."""
+    if tt.items_per_unit == 1:
+        return [tt.normalize_payload(data)]
+    given = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(given, list | tuple) or len(given) != tt.items_per_unit:
+        raise InvalidInput(
+            f"Give the {tt.items_per_unit} items of this unit.",
+            field_errors={"items": [f"Give a list of {tt.items_per_unit} items."]},
+        )
+    payloads, errors = [], {}
+    for slot, entry in enumerate(given):
+        try:
+            payloads.append(tt.normalize_payload(entry))
+        except InvalidInput as exc:
+            payloads.append({})
+            for field, messages in exc.field_errors.items():
+                errors[f"{field}_{slot + 1}"] = messages
+    if errors:
+        raise InvalidInput("The items can't be saved: check the highlighted fields.", field_errors=errors)
+    return payloads
+
+
+def _not_editable(item: Item) -> IllegalTransition:
+    return IllegalTransition(
+        f"This item is {item.get_status_display().lower()}; it can only be edited as a draft or when a "
+        "reviewer asks for a revision."
+    )
 
 
 def _write_version(
@@ -48,52 +87,73 @@ def _write_version(
     return version
 
 
-def _ensure_item(*, assignment: Assignment, item: Item | None, user: AbstractBaseUser) -> Item:
-    if item is not None:
-        if item.status not in EDITABLE:
-            raise IllegalTransition(
-                f"This item is {item.get_status_display().lower()}; it can only be edited as a draft or when a "
-                "reviewer asks for a revision."
+def _editable_items(
+    *, assignment: Assignment, items: dict[int, Item], user: AbstractBaseUser, count: int
+) -> list[Item]:
+    """The unit's items that may be written now, created for the slots that have none yet.
+
+    Refused when every item exists and none is editable (nothing to save)."""
+    existing = [items[slot] for slot in sorted(items)]
+    if existing and len(existing) == count and not any(item.status in EDITABLE for item in existing):
+        raise _not_editable(existing[0])
+    missing = [slot for slot in range(count) if slot not in items]
+    if missing:
+        for slot in missing:
+            items[slot] = Item.objects.create(
+                project=assignment.project,
+                task_type=assignment.project.task_type,
+                author=user,
+                concept=assignment.concept,
+                assignment=assignment,
+                slot=slot,
             )
-        return item
-    item = Item.objects.create(
-        project=assignment.project,
-        task_type=assignment.project.task_type,
-        author=user,
-        concept=assignment.concept,
-        assignment=assignment,
-    )
-    if assignment.status == Assignment.Status.PENDING:
-        assignment.status = Assignment.Status.ACTIVE
-        assignment.started_at = timezone.now()
-        assignment.save(update_fields=["status", "started_at"])
-    return item
+        if assignment.status == Assignment.Status.PENDING:
+            assignment.status = Assignment.Status.ACTIVE
+            assignment.started_at = timezone.now()
+            assignment.save(update_fields=["status", "started_at"])
+    return [items[slot] for slot in range(count) if items[slot].status in EDITABLE]
+
+
+def _frozen_payloads(payloads: list[dict[str, Any]], items: dict[int, Item]) -> list[dict[str, Any]]:
+    """The posted payloads, with each item that can't be edited now kept as it is."""
+    out = list(payloads)
+    for slot, item in items.items():
+        if slot < len(out) and item.status not in EDITABLE and item.current_version is not None:
+            out[slot] = item.current_version.payload
+    return out
 
 
 @transaction.atomic
-def item_save_draft(
+def unit_save_draft(
     *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = ""
-) -> Item:
-    """Save the author's work without judging it. Allowed while the item is a draft or sent back."""
-    assignment, item = _lock_authoring(assignment_id, user)
-    payload = get_task_type(assignment.project.task_type).normalize_payload(data)
+) -> list[Item]:
+    """Save the author's work on a unit without judging it; returns the unit's items in slot order."""
+    assignment, items = _lock_authoring(assignment_id, user)
+    tt = get_task_type(assignment.project.task_type)
+    payloads = _unit_payloads(tt, data)
     justification = limits.check_text(justification.strip(), field="justification", max_length=limits.JUSTIFICATION)
-    item = _ensure_item(assignment=assignment, item=item, user=user)
-    note = "draft" if item.status == Item.Status.DRAFT else "revision"
-    _write_version(item=item, user=user, payload=payload, justification=justification, note=note)
-    return item
+    for item in _editable_items(assignment=assignment, items=items, user=user, count=len(payloads)):
+        note = "draft" if item.status == Item.Status.DRAFT else "revision"
+        _write_version(item=item, user=user, payload=payloads[item.slot], justification=justification, note=note)
+    return [items[slot] for slot in sorted(items)]
 
 
 @transaction.atomic
-def item_submit(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = "") -> Item:
-    """Validate and submit for review (first time or after a revision request)."""
-    assignment, item = _lock_authoring(assignment_id, user)
-    if item is not None and item.status not in EDITABLE:
-        raise IllegalTransition(f"This item is already {item.get_status_display().lower()}.")
+def unit_submit(
+    *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = ""
+) -> list[Item]:
+    """Validate the unit and submit its editable items for review (or approve them at once when the
+    task type's settings switch QC review off); returns the unit's items in slot order."""
+    assignment, items = _lock_authoring(assignment_id, user)
     tt = get_task_type(assignment.project.task_type)
-    payload = tt.normalize_payload(data)
+    existing = [items[slot] for slot in sorted(items)]
+    if existing and len(existing) == tt.items_per_unit and not any(i.status in EDITABLE for i in existing):
+        raise IllegalTransition(f"This item is already {existing[0].get_status_display().lower()}.")
+    settings = project_settings(assignment.project)
+    payloads = _frozen_payloads(_unit_payloads(tt, data), items)
     concept = assignment.concept.name if assignment.concept else None
-    check = tt.check_payload(payload, concept=concept)
+    unit_data = assignment.concept.data if assignment.concept else {}
+    check = tt.check_unit(payloads, concept=concept, unit_data=unit_data, settings=settings)
     justification = limits.check_text(justification.strip(), field="justification", max_length=limits.JUSTIFICATION)
     if check.errors or (check.warnings and not justification):
         errors = {**check.warnings, **check.errors} if not justification else dict(check.errors)
@@ -101,19 +161,33 @@ def item_submit(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, A
     if not check.warnings:
         justification = ""  # kept only when it overrides a warning, so reviewers see it only then
 
-    first_submission = item is None or item.status == Item.Status.DRAFT
-    item = _ensure_item(assignment=assignment, item=item, user=user)
-    note = "submitted" if first_submission else "revision"
-    version = _write_version(item=item, user=user, payload=payload, justification=justification, note=note)
     now = timezone.now()
-    version.submitted_at = now
-    version.note = note
-    version.save(update_fields=["submitted_at", "note"])
-    item.status = Item.Status.SUBMITTED
-    item.save(update_fields=["status", "updated_at"])
+    new_status = Item.Status.SUBMITTED if tt.review_required(settings) else Item.Status.APPROVED
+    for item in _editable_items(assignment=assignment, items=items, user=user, count=len(payloads)):
+        note = "submitted" if item.status == Item.Status.DRAFT else "revision"
+        version = _write_version(
+            item=item, user=user, payload=payloads[item.slot], justification=justification, note=note
+        )
+        version.submitted_at = now
+        version.note = note
+        version.save(update_fields=["submitted_at", "note"])
+        item.status = new_status
+        item.save(update_fields=["status", "updated_at"])
     if assignment.status != Assignment.Status.DONE:
         assignment.status = Assignment.Status.DONE
         assignment.completed_at = now
         assignment.lease_expires_at = None
         assignment.save(update_fields=["status", "completed_at", "lease_expires_at"])
-    return item
+    return [items[slot] for slot in sorted(items)]
+
+
+def item_save_draft(
+    *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = ""
+) -> Item:
+    """Save a draft; returns the unit's first item (the only one for a one-item task type)."""
+    return unit_save_draft(assignment_id=assignment_id, user=user, data=data, justification=justification)[0]
+
+
+def item_submit(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = "") -> Item:
+    """Validate and submit for review (first time or after a revision request); returns the first item."""
+    return unit_submit(assignment_id=assignment_id, user=user, data=data, justification=justification)[0]

@@ -1,4 +1,4 @@
-"""Judgments: an annotator's answer to someone else's approved item (cross-answering)."""
+"""Judgments: a judge's answer, label or rating of someone else's approved item (any task type)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,19 @@ from django.utils import timezone
 from annotation import limits
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment
-from annotation.task_types import get_task_type
+from annotation.services.judging import JUDGEABLE, judging_plan_item_round
+from annotation.task_types import get_task_type, project_settings
 
-# Approved by QC, possibly already decided: answers may still come in or change.
-ANSWERABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)
+# The name callers used before judging became generic.
+ANSWERABLE = JUDGEABLE
 
 
 @transaction.atomic
 def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any]) -> Judgment:
-    """Save the user's answer for their answer assignment, then recompute the item's gold decision.
+    """Save the user's judgment for their judge assignment, recompute the item's gold decision, and plan
+    the item's next round when that decision asks for one.
 
-    data: {"answer": "A".."E", "uncertain": bool, "question_ambiguous": bool,
-    "option_ambiguous": [bool x 5], "comment": str} (or the nested {"value", "flags", "comment"}).
+    data: what the task type's normalize_judgment reads (e.g. {"answer": "C", "uncertain": false, "comment": ""}).
     Submitting again updates the same judgment. Refused, with nothing changed: someone else's or a
     cancelled assignment, an item that is not approved, the user's own item, invalid input.
     """
@@ -32,26 +33,29 @@ def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[st
     )
     if assignment is None or assignment.user_id != user.pk:
         raise NotAllowed("This assignment is not yours.")
-    if assignment.kind != Assignment.Kind.ANSWER or assignment.target_item_id is None:
-        raise IllegalTransition("This is not an answering assignment.")
+    rule = get_task_type(assignment.project.task_type).judging_rule(project_settings(assignment.project))
+    if rule is None or assignment.kind != rule.kind or assignment.target_item_id is None:
+        raise IllegalTransition("This is not a judging assignment.")
     if assignment.status == Assignment.Status.CANCELLED:
         raise IllegalTransition("This assignment was cancelled; open your queue for the next one.")
+    # The item's row lock also makes the next round's plan happen once (see judging_plan_item_round).
     item = Item.objects.select_for_update().get(pk=assignment.target_item_id)
     if item.author_id is not None and item.author_id == user.pk:
-        raise NotAllowed("You can't answer your own item.")
-    if item.status not in ANSWERABLE:
+        raise NotAllowed(f"You can't {rule.verb} your own item.")
+    if item.status not in JUDGEABLE:
         raise IllegalTransition(
-            f"Only approved items can be answered; this one is {item.get_status_display().lower()}."
+            f"Only approved items can be {rule.verb_past}; this one is {item.get_status_display().lower()}."
         )
     clean = get_task_type(item.task_type).normalize_judgment(data)
     limits.check_text(clean.comment, field="comment", max_length=limits.COMMENT)
 
-    judgment = Judgment.objects.filter(item=item, user=user, kind=Assignment.Kind.ANSWER).first()
+    judgment = Judgment.objects.filter(item=item, user=user, kind=rule.kind).first()
     if judgment is None:
         judgment = Judgment(
-            project_id=item.project_id, item=item, user=user, item_author_id=item.author_id, kind=Assignment.Kind.ANSWER
+            project_id=item.project_id, item=item, user=user, item_author_id=item.author_id, kind=rule.kind
         )
     judgment.assignment = assignment
+    judgment.round = assignment.round
     judgment.value = clean.value
     judgment.flags = clean.flags
     judgment.comment = clean.comment
@@ -64,7 +68,9 @@ def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[st
         assignment.save(update_fields=["status", "completed_at", "lease_expires_at"])
 
     # qc depends on annotation, not the reverse at import time (same as project_create).
-    from qc.gold import gold_recompute
+    from qc.gold import gold_recompute_outcomes
 
-    gold_recompute(item_ids=[item.pk])
+    next_round = gold_recompute_outcomes(item_ids=[item.pk]).next_rounds.get(item.pk)
+    if next_round is not None and next_round <= len(rule.per_round):
+        judging_plan_item_round(item=item, rule=rule, round_=next_round)
     return judgment

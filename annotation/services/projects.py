@@ -63,15 +63,15 @@ def project_create(
     languages: list[dict[str, str]],
     slug: str = "",
     guidelines: str = "",
-    authors_per_concept: int = 2,
+    authors_per_concept: int | None = None,
     plan_seed: int = 0,
     max_annotators: int = 200,
     **settings: Any,
 ) -> Project:
     """Create a project, its languages and its QC taxonomy; the creator becomes its admin.
 
-    Other keyword arguments are the task type's own settings (csqa: `answerers_per_item`,
-    `ambiguity_threshold`), validated by it; those not given take its defaults.
+    Other keyword arguments are the task type's own settings (e.g. `answerers_per_item`), validated
+    by it; those not given take its defaults.
     """
     from qc.services import error_types_seed  # qc depends on annotation, not the reverse at import time
 
@@ -95,7 +95,8 @@ def project_create(
         slug=slug,
         task_type=tt.name,
         guidelines=guidelines,
-        authors_per_concept=authors_per_concept,
+        # not given: the task type's own default (e.g. one writer per premise)
+        authors_per_concept=authors_per_concept or tt.authors_per_unit_default,
         settings=task_settings,
         plan_seed=plan_seed,
         max_annotators=max_annotators,

@@ -32,12 +32,43 @@ class JudgmentInput:
 
 
 @dataclass(frozen=True)
+class JudgeItem:
+    """What a judge is shown of an item (TaskType.judge_item's default): never the author or their answer."""
+
+    item_id: int
+    category: str
+    view: dict[str, Any]  # TaskType.judge_view(payload)
+    is_own: bool
+
+
+@dataclass(frozen=True)
 class IntSetting:
     """One whole-number project setting of a task type: its default and its inclusive bounds."""
 
     default: int
     min_value: int
     max_value: int
+    label: str = ""  # the settings page's label ("" : the name, humanised)
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class BoolSetting:
+    """A yes/no project setting of a task type (e.g. a QC review switch)."""
+
+    default: bool
+    label: str = ""
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class ChoiceSetting:
+    """A project setting that takes one of a few named values (e.g. an annotator type, lay | expert)."""
+
+    default: str
+    choices: tuple[str, ...]
+    label: str = ""
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,9 +94,17 @@ class JudgingRule:
     `next_round=n+1`.
     """
 
-    kind: str  # Assignment.kind and Judgment.kind of the judges: "answer" (csqa), "validate" (nli)
+    kind: str  # Assignment.kind and Judgment.kind of the judges: "answer" (cross-answering), "validate" (validation)
     per_round: tuple[int, ...]  # judges needed in round 1, 2, ...
     share: float = 1.0  # of the approved items, the share sent to judging
+    # Words of the core's pages and refusals ("You can't answer your own item.", "Cross-answering needs
+    # at least 6 active annotators (5 answerers per item besides its author)"), so a protocol reads in
+    # its own terms while the core names none.
+    activity: str = "Judging"
+    judges: str = "judges"
+    verb: str = "judge"
+    verb_past: str = "judged"
+    saved: str = "Saved. Here is the next one."  # shown after a judgment, before the next item opens
 
 
 @dataclass(frozen=True)
@@ -116,7 +155,7 @@ class ItemRecord:
     unit_id: int | None  # the catalog unit (Concept) the item was written for
     unit_name: str
     category: str
-    unit_data: dict[str, Any]  # Concept.data (an NLI premise's text, genre, topic, document, size)
+    unit_data: dict[str, Any]  # Concept.data (e.g. a premise's text, genre, topic, document, size)
     slot: int
     judging_round: int
     payload: dict[str, Any]  # the current version's payload
@@ -176,6 +215,56 @@ class ExportRecord:
     seed: int
 
 
+@dataclass(frozen=True)
+class DemoProject:
+    """A task type's demo project (TaskType.demo). `manage.py load_demo` creates it with the demo team
+    (admin, reviewer, annotators w1..w6), imports its units file through the catalog import and plans
+    authoring once."""
+
+    slug: str
+    name: str
+    languages: list[dict[str, str]]  # [{"code", "name", "direction"}]
+    guidelines: str  # Markdown
+    settings: dict[str, Any]  # the task type's own settings (project_create's keyword arguments)
+    authors_per_unit: int
+    units_file: bytes  # the units as an admin would upload them (categories x concepts, premises, ...)
+    units_filename: str  # its name; the extension gives the format
+
+
+@dataclass(frozen=True)
+class ContractExamples:
+    """A task type's tiny examples for the contract test (tests/annotation/task_types/test_contract.py),
+    which runs every registered task type through the same checks."""
+
+    payload_valid: dict[str, Any]  # raw input: normalize_payload, then check_payload(...).ok
+    payload_invalid: dict[str, Any]  # normalize_payload accepts it; check_payload reports errors
+    concept: str | None = None  # passed to check_payload
+    # POST data of answer_form_class(): valid, and its judgment_data() passes normalize_judgment.
+    judgment_form_data: dict[str, Any] = field(default_factory=dict)
+    gold_case: GoldCase | None = None
+    gold_outcome: GoldOutcome | None = None  # what gold_decide(gold_case) gives (compared whole)
+    export_record: ExportRecord | None = None  # export_row(record) has exactly export_fields
+    import_files: dict[str, bytes] = field(default_factory=dict)  # importer format -> a tiny file (>= 1 record)
+
+
+@dataclass(frozen=True)
+class DataCardStats:
+    """What the export engine hands to datacard_text once every record is written."""
+
+    project_name: str
+    languages: list[str]  # codes; ["und"] when the project names none
+    licence: str
+    fmt: str  # jsonl | csv | parquet
+    hf_format: str  # the `datasets` loader: json | csv | parquet
+    files: dict[str, str]  # split -> file name
+    counts: dict[str, int]  # split -> items
+    categories: dict[str, int]  # category -> exported items
+    annotators: tuple[Any, ...]  # public order: .user_id, .code, .region, .native_languages, .education
+    excluded: int  # items of the project with status excluded (never exported)
+    settings: dict[str, Any]
+    task: Any  # what task_type.export_stats() returned, after add(record) for every record (or None)
+
+
 class TaskType:
     """Interface every task type implements. Subclasses are registered by `name`.
 
@@ -199,10 +288,15 @@ class TaskType:
     author_template: ClassVar[str]
     display_template: ClassVar[str]
     answer_template: ClassVar[str] = ""
+    # Optional page template extending "annotation/answer_item.html" to word its blocks (heading, own_item, keys).
+    answer_page_template: ClassVar[str] = ""
+    # Optional template of the task type's parts of the project page, included with panel="annotator",
+    # "reviewer" or "admin" (links to judging, reports, imports in the protocol's words).
+    project_panels_template: ClassVar[str] = ""
     # (code, label, description) seeded into a new project's QC taxonomy.
     default_error_types: ClassVar[list[tuple[str, str, str]]] = []
     # The task type's own project settings (stored as JSON in Project.settings), by name.
-    settings_spec: ClassVar[dict[str, IntSetting]] = {}
+    settings_spec: ClassVar[dict[str, IntSetting | BoolSetting | ChoiceSetting]] = {}
 
     def settings_defaults(self) -> dict[str, Any]:
         return {name: spec.default for name, spec in self.settings_spec.items()}
@@ -222,7 +316,17 @@ class TaskType:
             if name not in data:
                 continue
             value = data[name]
-            if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(spec, BoolSetting):
+                if isinstance(value, bool):
+                    cleaned[name] = value
+                else:
+                    field_errors[name] = ["Give true or false."]
+            elif isinstance(spec, ChoiceSetting):
+                if value in spec.choices:
+                    cleaned[name] = value
+                else:
+                    field_errors[name] = [f"Choose one of: {', '.join(spec.choices)}."]
+            elif isinstance(value, bool) or not isinstance(value, int):
                 field_errors[name] = ["Give a whole number."]
             elif not spec.min_value <= value <= spec.max_value:
                 field_errors[name] = [f"Use a whole number from {spec.min_value} to {spec.max_value}."]
@@ -265,8 +369,11 @@ class TaskType:
         raise NotImplementedError
 
     # --- authoring ---------------------------------------------------------------------------------
-    # Items an author writes per unit (one authoring assignment): csqa 1, nli 6 (Item.slot 0..5).
+    # Items an author writes per unit (one authoring assignment): one question, or six hypotheses per
+    # premise (Item.slot 0..5).
     items_per_unit: ClassVar[int] = 1
+    # Authors per unit for a new project that does not say (Project.authors_per_concept).
+    authors_per_unit_default: ClassVar[int] = 2
 
     def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
         """Validate a catalog unit's task-type attributes (Concept.data); raise InvalidInput if bad."""
@@ -274,17 +381,76 @@ class TaskType:
             raise InvalidInput(f"{self.label} units take no attributes.", field_errors={"data": ["Leave empty."]})
         return {}
 
+    def unit_payloads_from_form(self, cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The payloads of one unit's items in slot order (items_per_unit of them) from the author form."""
+        return [self.payload_from_form(cleaned_data)]
+
+    def unit_form_initial(self, payloads: list[dict[str, Any]]) -> dict[str, Any]:
+        """The author form's initial data from the unit's current payloads (slot order; {} for a new one)."""
+        return self.form_initial(payloads[0]) if payloads else {}
+
+    def check_unit(
+        self,
+        payloads: list[dict[str, Any]],
+        *,
+        concept: str | None,
+        unit_data: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> PayloadCheck:
+        """Checks over all of a unit's items at once (e.g. two hypotheses per label, all distinct), keyed
+        by form field."""
+        return self.check_payload(payloads[0], concept=concept)
+
+    # The catalog import page's description of the task type's own unit file ("" for categories x concepts).
+    units_help: ClassVar[str] = ""
+
+    def units_parse(self, text: str, fmt: str, *, settings: dict[str, Any], existing: list[Any]) -> Any | None:
+        """Parse a catalog import file into units with their Concept.data, or None for the core's
+        categories x concepts format. `existing` holds the project's units as (category, name, data)."""
+        return None
+
+    # Template (under templates/) of a panel beside the author form summarising the author's own items
+    # (e.g. how their phenomenon tags are spread); "" for none. Its context is `author_summary(...)`.
+    author_summary_template: ClassVar[str] = ""
+
+    def author_summary(self, payloads: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
+        """What the author-summary panel shows, from the current payloads of the author's items."""
+        return {}
+
+    def review_required(self, settings: dict[str, Any]) -> bool:
+        """Whether submitted items wait for QC review; when False, a submitted item is approved at once."""
+        return True
+
     # --- judging -----------------------------------------------------------------------------------
-    # Keyboard key -> judgment value shown on the judging page (csqa: A-E, nli: e/n/c).
+    # Keyboard key -> judgment value shown on the judging page (A-E for multiple choice, e/n/c for labels).
     judgment_keys: ClassVar[dict[str, str]] = {}
+    # The judging API's shapes (annotation.api.serializers.judgments.SHAPES): "generic" serves judge_item's
+    # JudgeItem (id, category, view) and the judgment's value/flags/comment as stored, with the round;
+    # "multiple_choice" the flat question/choices and answer A-E shapes the cross-answering API began with.
+    judging_api_shape: ClassVar[str] = "generic"
 
     def judging_rule(self, settings: dict[str, Any]) -> JudgingRule | None:
         """How the project's approved items are judged, or None when the protocol has no judging."""
         return None
 
-    def judge_view(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """What a judge sees of an item: never the author's answer or label."""
+    def judge_view(self, payload: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What a judge sees of an item: never the author's answer or label. `unit_data` is the item's
+        Concept.data (e.g. the premise a hypothesis is judged against)."""
         raise NotImplementedError
+
+    def judge_item(
+        self, *, item_id: int, category: str, payload: dict[str, Any], unit_data: dict[str, Any], is_own: bool
+    ) -> Any:
+        """The object the judging page's `answer_template` reads as `question` (and the judging API
+        renders): by default a JudgeItem holding judge_view(payload). Never the author's answer."""
+        return JudgeItem(
+            item_id=item_id, category=category, view=self.judge_view(payload, unit_data=unit_data), is_own=is_own
+        )
+
+    def own_judgment(self, judgment: JudgmentInput | None) -> Any:
+        """The judge's own earlier judgment as the judging page and API show it (None: not judged yet).
+        The judging form class gives its initial data with `initial_for(own_judgment(...))`."""
+        return judgment
 
     # --- gold --------------------------------------------------------------------------------------
     gold_policy: ClassVar[str] = ""
@@ -294,9 +460,14 @@ class TaskType:
 
     # --- agreement ---------------------------------------------------------------------------------
     agreement_level: ClassVar[str] = "nominal"  # nominal | ordinal | interval (krippendorff levels)
+    # For the core's streaming agreement figures over very large projects (qc.reports.alpha_for_project,
+    # conflicts_for_project): the key holding the value in Judgment.value and in the author's payload,
+    # and the values that count (anything else is left out). "" / (): the task type has no fast path.
+    agreement_key: ClassVar[str] = ""
+    agreement_domain: ClassVar[tuple[str, ...]] = ()
 
     def agreement_value(self, value: dict[str, Any]) -> Any:
-        """The value agreement is computed on (csqa: the letter; nli: the label); None if not given."""
+        """The value agreement is computed on (the chosen letter, the label); None if not given."""
         raise NotImplementedError
 
     # --- reports -----------------------------------------------------------------------------------
@@ -320,21 +491,56 @@ class TaskType:
         raise NotImplementedError
 
     def datacard_text(self, stats: Any) -> str:
+        """The data card's body (Markdown) after its title, from DataCardStats; the core writes the YAML
+        header (with `datacard_task_categories`), the title "# <project>: gold set" and a closing
+        "## Licence" section. End the text with an empty line."""
         raise NotImplementedError
+
+    # Hugging Face task_categories in the card's header.
+    datacard_task_categories: ClassVar[tuple[str, ...]] = ()
+    # Read the items' gold decisions into ExportRecord.gold (False: gold is None; a row that never looks at
+    # the decision saves a join and 100,000 objects per export).
+    export_reads_gold: ClassVar[bool] = True
+
+    def export_jsonl(self, record: Any) -> str | None:
+        """Optional fast path: the row as one JSON line, equal to json.dumps(export_row(record),
+        ensure_ascii=False); None lets the core encode export_row."""
+        return None
+
+    def export_stats(self) -> Any:
+        """Optional accumulator with `add(record)`, called for every exported record; handed to
+        datacard_text as DataCardStats.task. None: the card needs no figures of the task type's own."""
+        return None
 
     # --- importers ---------------------------------------------------------------------------------
     def importers(self) -> dict[str, Any]:
-        """Format name -> importer (e.g. {"id-csqa": ...}, {"indonli": ..., "mnli": ...})."""
-        return {}
+        """Format name -> importer (annotation.importing.records.Importer), e.g. {"indonli": ..., "mnli": ...}.
+
+        By default the `IMPORTERS` dict of the task type's `importers` module, when the folder has one.
+        """
+        import importlib
+
+        try:
+            module = importlib.import_module(f"annotation.task_types.{self.name}.importers")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"annotation.task_types.{self.name}.importers":
+                raise
+            return {}
+        return dict(getattr(module, "IMPORTERS", {}))
+
+    # --- contract test ---------------------------------------------------------------------------
+    def contract_examples(self) -> ContractExamples | None:
+        """Tiny examples the contract test runs this task type on (None: not given yet, the test skips it)."""
+        return None
 
     # --- benchmark (declared here, used by the benchmarks issue) -----------------------------------
     # e.g. {"kind": "mcq", "choices": ["A", ..., "E"]} or {"kind": "classification", "labels": [...]}
     benchmark: ClassVar[dict[str, Any] | None] = None
 
     # --- demo --------------------------------------------------------------------------------------
-    def demo(self) -> dict[str, Any]:
-        """A small demo project: {"name", "units": [...], "items": [...]} loaded by load_demo."""
-        return {}
+    def demo(self) -> DemoProject | None:
+        """A small demo project loaded by `manage.py load_demo` (None: this task type has none)."""
+        return None
 
 
 _REGISTRY: dict[str, TaskType] = {}

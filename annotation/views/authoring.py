@@ -16,10 +16,16 @@ from django_htmx.http import HttpResponseClientRedirect
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
 from annotation.models import Assignment, Item
-from annotation.selectors import assignment_current, assignment_for_user, author_progress, membership_for
+from annotation.selectors import (
+    assignment_current,
+    assignment_for_user,
+    author_payloads,
+    author_progress,
+    membership_for,
+)
 from annotation.services.assignments import assignment_claim_next
-from annotation.services.items import EDITABLE, item_save_draft, item_submit
-from annotation.task_types import get_task_type
+from annotation.services.items import EDITABLE, unit_save_draft, unit_submit
+from annotation.task_types import get_task_type, project_settings
 from annotation.views.common import AUTHOR_ROLES, posted, project_context, revisions_for
 
 AUTHOR = Assignment.Kind.AUTHOR
@@ -47,11 +53,20 @@ def author_queue(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "annotation/assignment_queue.html", context)
 
 
-def _initial(task_type, item: Item | None) -> dict:
-    version = item.current_version if item else None
-    if version is None:
+def _initial(task_type, items: list[Item]) -> dict:
+    versions = [item.current_version for item in items if item.current_version is not None]
+    if not versions:
         return {}
-    return {**task_type.form_initial(version.payload), "justification": version.justification}
+    return {
+        **task_type.unit_form_initial([version.payload for version in versions]),
+        "justification": versions[0].justification,
+    }
+
+
+def _unit_data(task_type, cleaned_data: dict) -> dict:
+    """The service's `data`: the payload of a one-item unit, else {"items": [payload, ...]}."""
+    payloads = task_type.unit_payloads_from_form(cleaned_data)
+    return payloads[0] if task_type.items_per_unit == 1 else {"items": payloads}
 
 
 @dataclass
@@ -68,19 +83,18 @@ def _save(request: HttpRequest, *, form, task_type, assignment: Assignment) -> S
     if not form.is_valid():
         return SaveOutcome(notice="Check the highlighted fields.", status=400)
     submit = request.POST.get("action") == "submit"
-    data = task_type.payload_from_form(form.cleaned_data)
-    service = item_submit if submit else item_save_draft
+    service = unit_submit if submit else unit_save_draft
     justification = form.cleaned_data.get("justification", "")
+    # Read before the service's errors go on the form: add_error() drops fields from cleaned_data.
+    cleaned = dict(form.cleaned_data)
     try:
-        item = service(assignment_id=assignment.pk, user=request.user, data=data, justification=justification)
+        data = _unit_data(task_type, cleaned)
+        item = service(assignment_id=assignment.pk, user=request.user, data=data, justification=justification)[0]
     except DomainError as exc:
         outcome = SaveOutcome(notice=exc.message, status=exc.http_status)
         if isinstance(exc, InvalidInput):
             apply_domain_error(form, exc)
-            # Only a soft warning (concept not found) left: point the author at the justification.
-            concept = assignment.concept.name if assignment.concept else None
-            check = task_type.check_payload(task_type.normalize_payload(data), concept=concept)
-            outcome.needs_justification = bool(check.warnings) and not check.errors
+            outcome.needs_justification = _only_warnings(task_type, assignment, cleaned)
         return outcome
     slug = assignment.project.slug
     if submit:
@@ -94,6 +108,20 @@ def _save(request: HttpRequest, *, form, task_type, assignment: Assignment) -> S
     return SaveOutcome(item=item, response=redirect("author_item", slug=slug, assignment_id=assignment.pk))
 
 
+def _only_warnings(task_type, assignment: Assignment, cleaned_data: dict) -> bool:
+    """Only a soft warning (concept not found, no shared keyword) is left: point at the justification."""
+    try:
+        payloads = [task_type.normalize_payload(p) for p in task_type.unit_payloads_from_form(cleaned_data)]
+    except InvalidInput:
+        return False
+    concept = assignment.concept.name if assignment.concept else None
+    unit_data = assignment.concept.data if assignment.concept else {}
+    check = task_type.check_unit(
+        payloads, concept=concept, unit_data=unit_data, settings=project_settings(assignment.project)
+    )
+    return bool(check.warnings) and not check.errors
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
@@ -101,18 +129,26 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     project = membership.project
     assignment = assignment_for_user(project=project, user=request.user, assignment_id=assignment_id)
     task_type = get_task_type(project.task_type)
-    item = Item.objects.filter(assignment=assignment).select_related("current_version").first()
-    form = task_type.form_class()(posted(request), initial=_initial(task_type, item))
+    items = list(Item.objects.filter(assignment=assignment).select_related("current_version").order_by("slot"))
+    item = items[0] if items else None
+    form = task_type.form_class()(posted(request), initial=_initial(task_type, items))
     outcome = SaveOutcome()
     if request.method == "POST":
         outcome = _save(request, form=form, task_type=task_type, assignment=assignment)
         if outcome.response is not None:
             return outcome.response
-        item = outcome.item or item
+        if outcome.item is not None:
+            items = list(Item.objects.filter(assignment=assignment).select_related("current_version").order_by("slot"))
+            item = items[0]
     notice_is_error = outcome.status >= 400
     if notice_is_error and not request.htmx:
         messages.error(request, outcome.notice)
     reviews = list(item.reviews.select_related("reviewer").prefetch_related("error_types")) if item else []
+    # Several items per unit: the one sent back, if any, is the review to show.
+    sent_back = [i for i in items if i.status in SHOW_REVIEW]
+    if len(items) > 1 and sent_back:
+        reviews = list(sent_back[0].reviews.select_related("reviewer").prefetch_related("error_types"))
+        item = sent_back[0]
     context = project_context(
         membership,
         assignment=assignment,
@@ -121,11 +157,18 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         notice="" if notice_is_error and not request.htmx else outcome.notice,
         notice_is_error=notice_is_error,
         needs_justification=outcome.needs_justification,
-        editable=item is None or item.status in EDITABLE,
+        items=items,
+        settings=project_settings(project),
+        author_summary=(
+            task_type.author_summary(author_payloads(project=project, user=request.user), project_settings(project))
+            if task_type.author_summary_template
+            else None
+        ),
+        editable=not items or len(items) < task_type.items_per_unit or any(i.status in EDITABLE for i in items),
         cancelled=assignment.status == Assignment.Status.CANCELLED and item is None,
         last_review=reviews[-1] if reviews and item.status in SHOW_REVIEW else None,
         progress=author_progress(project=project, user=request.user),
-        revisions=[r for r in revisions_for(project=project, user=request.user) if item is None or r.pk != item.pk],
+        revisions=[r for r in revisions_for(project=project, user=request.user) if r.assignment_id != assignment.pk],
     )
     if request.htmx:
         # htmx swaps only 2xx answers: a refused draft save is shown inside the form it replaces.

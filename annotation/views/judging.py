@@ -1,6 +1,13 @@
-"""Cross-answering pages: the admin's plan and overview, the annotator's answering queue and form."""
+"""Judging pages, for every task type with a judging rule: the admin's plan and overview, the judge's
+queue and form. The form, its template and its keys come from the task type.
+
+Two families of routes reach the same views: /p/<slug>/judge/ (generic) and /p/<slug>/answer/ (the
+older cross-answering address, kept for bookmarks and scripts); each view redirects within its family.
+"""
 
 from __future__ import annotations
+
+import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,80 +17,93 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
-from annotation.forms.judging import answer_initial
 from annotation.models import Assignment, Membership
 from annotation.selectors import assignment_current, membership_for
 from annotation.selectors.judgments import (
-    answer_assignment_for_user,
     answer_progress,
-    answer_question,
     crossanswer_overview,
-    own_answer,
+    judge_assignment_for_user,
+    judge_item_for,
+    own_judgment,
 )
 from annotation.services.assignments import assignment_claim_next
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
-from annotation.task_types import get_task_type
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import JudgingRule, TaskType
 from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, project_context, show_domain_error
 
-ANSWER = Assignment.Kind.ANSWER
+JUDGE_ROUTES = {"queue": "judge_queue", "item": "judge_item"}
+ANSWER_ROUTES = {"queue": "answer_queue", "item": "answer_item"}
 
 
-def _answering_membership(request: HttpRequest, slug: str) -> Membership:
+def _judging_membership(request: HttpRequest, slug: str) -> tuple[Membership, TaskType, JudgingRule]:
     membership = membership_for(user=request.user, slug=slug, roles=AUTHOR_ROLES)
-    if get_task_type(membership.project.task_type).answer_form_class() is None:
-        raise Http404("This project has no cross-answering.")
-    return membership
+    project = membership.project
+    task_type = get_task_type(project.task_type)
+    rule = task_type.judging_rule(project_settings(project))
+    if rule is None or task_type.answer_form_class() is None:
+        raise Http404("This project has no judging.")
+    return membership, task_type, rule
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def crossanswer_plan(request: HttpRequest, slug: str) -> HttpResponse:
-    """GET: how far cross-answering is. POST: plan it (again), then show the summary."""
+    """GET: how far round 1 of judging is. POST: plan it (again), then show the summary."""
     membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
     project = membership.project
+    rule = get_task_type(project.task_type).judging_rule(project_settings(project))
+    if rule is None:
+        raise Http404("This project has no judging.")
     if request.method == "POST":
         try:
-            summary = assignment_plan_cross_answers(project=project)
+            summary = judging_plan(project=project)
         except DomainError as exc:
             show_domain_error(request, exc)
         else:
             messages.success(
                 request,
-                f"Cross-answering planned: {summary.items} items for {summary.workers} annotators; "
+                f"{rule.activity} planned: {summary.items} items for {summary.workers} annotators; "
                 f"{summary.created} assignments created, {summary.reactivated} re-activated, "
                 f"{summary.moved} moved from annotators who left.",
             )
         return redirect("crossanswer_plan", slug=slug)
-    context = project_context(membership, overview=crossanswer_overview(project=project))
+    context = project_context(membership, overview=crossanswer_overview(project=project), rule=rule)
     return render(request, "annotation/answer_plan.html", context)
 
 
 @login_required
 @require_GET
-def answer_queue(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = _answering_membership(request, slug)
+def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_ROUTES) -> HttpResponse:
+    membership, _, rule = _judging_membership(request, slug)
     project = membership.project
-    assignment = assignment_current(project=project, user=request.user, kind=ANSWER) or assignment_claim_next(
-        project=project, user=request.user, kind=ANSWER
+    assignment = assignment_current(project=project, user=request.user, kind=rule.kind) or assignment_claim_next(
+        project=project, user=request.user, kind=rule.kind
     )
     if assignment is not None:
-        return redirect("answer_item", slug=slug, assignment_id=assignment.pk)
-    done, total = answer_progress(project=project, user=request.user)
-    return render(request, "annotation/answer_queue.html", project_context(membership, done=done, total=total))
+        return redirect(routes["item"], slug=slug, assignment_id=assignment.pk)
+    done, total = answer_progress(project=project, user=request.user, kind=rule.kind)
+    context = project_context(membership, done=done, total=total, rule=rule, queue_route=routes["queue"])
+    return render(request, "annotation/answer_queue.html", context)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def answer_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
-    membership = _answering_membership(request, slug)
+def judge_item(
+    request: HttpRequest, slug: str, assignment_id: int, routes: dict[str, str] = JUDGE_ROUTES
+) -> HttpResponse:
+    membership, task_type, rule = _judging_membership(request, slug)
     project = membership.project
-    assignment = answer_assignment_for_user(project=project, user=request.user, assignment_id=assignment_id)
-    question = answer_question(assignment=assignment, user=request.user)
-    form_class = get_task_type(project.task_type).answer_form_class()
-    form = form_class(
-        request.POST or None, initial=answer_initial(own_answer(item_id=question.item_id, user=request.user))
+    assignment = judge_assignment_for_user(
+        project=project, user=request.user, assignment_id=assignment_id, kind=rule.kind
     )
+    question = judge_item_for(assignment=assignment, user=request.user, task_type_name=project.task_type)
+    form_class = task_type.answer_form_class()
+    previous = own_judgment(
+        item_id=assignment.target_item_id, user=request.user, kind=rule.kind, task_type_name=project.task_type
+    )
+    form = form_class(request.POST or None, initial=form_class.initial_for(previous))
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -93,18 +113,22 @@ def answer_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
             if isinstance(exc, InvalidInput):
                 apply_domain_error(form, exc)
         else:
-            messages.success(request, "Answer saved. Here is the next question.")
-            return redirect("answer_queue", slug=slug)
+            messages.success(request, rule.saved)
+            return redirect(routes["queue"], slug=slug)
     elif request.method == "POST":
         status = 400
-    done, total = answer_progress(project=project, user=request.user)
+    done, total = answer_progress(project=project, user=request.user, kind=rule.kind)
     context = project_context(
         membership,
         assignment=assignment,
         question=question,
         form=form,
+        rule=rule,
+        judgment_keys=json.dumps(task_type.judgment_keys, sort_keys=True),
+        queue_route=routes["queue"],
         cancelled=assignment.status == Assignment.Status.CANCELLED,
         done=done,
         total=total,
     )
-    return render(request, "annotation/answer_item.html", context, status=status)
+    template = task_type.answer_page_template or "annotation/answer_item.html"
+    return render(request, template, context, status=status)

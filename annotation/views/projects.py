@@ -19,6 +19,7 @@ from annotation.selectors import (
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.projects import project_create as project_create_service
 from annotation.services.projects import project_update
+from annotation.task_types import get_task_type
 from annotation.views.common import (
     ADMIN_ONLY,
     ANY_ROLE,
@@ -92,7 +93,7 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "plan_seed": project.plan_seed,
         "max_annotators": project.max_annotators,
     }
-    form = ProjectSettingsForm(posted(request), initial=initial)
+    form = ProjectSettingsForm(posted(request), initial=initial, task_type=get_task_type(project.task_type))
     status = 200
     if request.method == "POST" and form.is_valid():
         try:

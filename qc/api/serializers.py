@@ -1,5 +1,5 @@
-"""API shapes of QC: review decisions, the error taxonomy, the dashboard, csqa reports, gold-set export
-runs and id-csqa imports."""
+"""API shapes of QC: review decisions, the error taxonomy, the dashboard, gold-set export runs and file
+imports."""
 
 from __future__ import annotations
 
@@ -70,66 +70,6 @@ class DashboardSerializer(serializers.Serializer):
     annotators = DashboardAnnotatorSerializer(many=True)
 
 
-class MatrixSerializer(serializers.Serializer):
-    annotators = serializers.ListField(child=serializers.CharField(), help_text="Public codes, rows and columns.")
-    counts = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="Rows: answerers; columns: creators; answers different from the creator's.",
-    )
-
-
-class RegionMatrixSerializer(serializers.Serializer):
-    regions = serializers.ListField(child=serializers.CharField())
-    counts = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
-
-
-class CategoryReportSerializer(serializers.Serializer):
-    category = serializers.CharField()
-    items = serializers.IntegerField()
-    excluded = serializers.IntegerField()
-    judgments = serializers.IntegerField()
-    majority_equals_author = serializers.IntegerField()
-    alpha_nominal = serializers.FloatField(allow_null=True)
-    alpha_nominal_with_author = serializers.FloatField(allow_null=True)
-    mean_agreement = serializers.FloatField(allow_null=True)
-
-
-class AnnotatorReportSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    region = serializers.CharField()
-    authored = serializers.IntegerField()
-    answers = serializers.IntegerField()
-    uncertain = serializers.IntegerField()
-    question_flags_given = serializers.IntegerField()
-    option_flags_given = serializers.IntegerField(help_text="Answers that flagged at least one option.")
-    question_flags_received = serializers.IntegerField()
-    option_flags_received = serializers.IntegerField()
-    accuracy_against_authors = serializers.FloatField(allow_null=True)
-
-
-class KappaSerializer(serializers.Serializer):
-    a = serializers.CharField()
-    b = serializers.CharField()
-    items = serializers.IntegerField()
-    kappa = serializers.FloatField(allow_null=True)
-
-
-class CsqaReportSerializer(serializers.Serializer):
-    project = serializers.CharField()
-    items = serializers.IntegerField()
-    judgments = serializers.IntegerField()
-    excluded = serializers.IntegerField()
-    majority_equals_author = serializers.IntegerField()
-    majority_equals_author_share = serializers.FloatField(allow_null=True)
-    alpha_nominal = serializers.FloatField(allow_null=True)
-    alpha_nominal_with_author = serializers.FloatField(allow_null=True)
-    categories = CategoryReportSerializer(many=True)
-    annotators = AnnotatorReportSerializer(many=True)
-    kappa = KappaSerializer(many=True)
-    conflicts = MatrixSerializer()
-    conflicts_by_region = RegionMatrixSerializer()
-
-
 class ExportInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=ExportRun.Format.choices)
 
@@ -158,8 +98,15 @@ class ExportRunSerializer(serializers.Serializer):
         }
 
 
-class CsqaImportInputSerializer(serializers.Serializer):
-    file = serializers.FileField(help_text="id-csqa HUMAN_GEN: the published JSON array, or JSON Lines.")
+class ItemsImportInputSerializer(serializers.Serializer):
+    file = serializers.FileField(help_text="The released file (JSON array or JSON Lines, as the format says).")
+    format = serializers.CharField(
+        max_length=60,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="One of the import formats of the project's task type; defaults to its first.",
+    )
     language = serializers.CharField(
         max_length=20,
         required=False,
@@ -193,8 +140,9 @@ class IssueSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
-class CsqaImportSummarySerializer(serializers.Serializer):
+class ItemsImportSummarySerializer(serializers.Serializer):
     project = serializers.CharField()
+    format = serializers.CharField()
     project_created = serializers.BooleanField()
     language_added = serializers.BooleanField()
     rows = serializers.IntegerField()

@@ -1,57 +1,40 @@
-"""Gold-set export in the id-csqa schema (Putri et al. 2024), streamed with constant memory.
+"""The export engine: every task type's gold set, streamed with constant memory.
 
-Rows: id, category, question_concept, question, choices{label,text}, answer_creator, answer_majority,
-answers{code: letter}, answers_uncertainty{code: certain|uncertain}, question_ambiguity{code:
-clear|ambiguous}, option_ambiguity{code: [5 x clear|ambiguous]}, reason{code: text}. Codes are the
-members' public codes (W1...), in that order. A value an import could not read is written back as it
-was (see annotation.importing.csqa), so exporting and importing JSON Lines gives back the same items.
+Which items: approved by QC and not excluded (status approved, judged or gold), in item order, each
+with its judges' judgments (the project's annotator order) and its gold decision, as ExportRecords.
+The task type says what a row is (export_fields, export_row, export_jsonl), where it goes
+(export_split), the Parquet schema and the data card's body (datacard_text, with figures it gathers
+through export_stats). In an export, an item without an external id is named "<slug>-<item id>".
 
-Which items: approved by QC and not excluded (status approved, judged or gold). Splits: human-written
-items (written here or imported from a human-written release) are test-only. So are machine-written
-ones (generated or adapted by an LLM): the published release ships each of its sets as a test set, and
-one file per export keeps Hugging Face's schema inference from meeting two files whose per-annotator
-dictionaries have different keys (it then fails to cast one to the other).
-Memory: items are read with a server-side cursor in chunks, answers are fetched per chunk, every row
-is written as soon as it is built; the data card's figures are gathered on the way as small arrays.
+Memory: items are read with a server-side cursor in chunks, judgments are fetched per chunk, every row
+is written as soon as it is built; the data card's figures are gathered on the way.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
-from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 from django.db.models import TextField
-from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from annotation.annotators import annotator_ranks, project_annotators
 from annotation.models import Item, Judgment, Project
-from qc.agreement import alpha_nominal_counts
-from qc.batching import batched
-from qc.exports.formats import (
-    FIELDS,
-    LABELS,
-    GoldRecord,
-    csqa_jsonl,
-    csqa_row,
-    neutralise_csv_cell,
-    open_writer,
-    rendered_from_text,
-)
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import ExportRecord, GoldInfo, ItemRecord, JudgmentRecord
+from qc.batching import batched, fewer_gc_passes
+from qc.exports.formats import neutralise_csv_cell, open_writer
 
 __all__ = [
     "EXPORTED",
-    "FIELDS",
     "FORMATS",
     "ExportResult",
-    "ExportStats",
-    "csqa_jsonl",
-    "csqa_row",
     "gold_export",
     "gold_records",
     "gold_rows",
@@ -60,95 +43,169 @@ __all__ = [
 
 FORMATS = ("jsonl", "csv", "parquet")
 EXPORTED = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD)
-SPLIT_BY_SOURCE = {
-    Item.Source.HUMAN: "test",
-    Item.Source.IMPORT: "test",
-    Item.Source.LLM_GEN: "test",
-    Item.Source.LLM_ADAPT: "test",
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+def _frozen(cls: type, fields: dict[str, Any]) -> Any:
+    """A frozen contract dataclass filled without its __init__ (equal to cls(**fields)): an export of
+    100,000 items builds 600,000 of them, and a frozen __init__ (one object.__setattr__ per field)
+    costs about four times as much. Fields left out read their class-level defaults."""
+    obj = _new(cls)
+    _setattr(obj, "__dict__", fields)
+    return obj
+
+
+def _required(cls: type) -> frozenset[str]:
+    return frozenset(
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+
+
+# The records below name every field the contract requires; a field added without a default fails here.
+_NAMED = {
+    JudgmentRecord: {"judgment_id", "item_id", "user_id", "user_code", "round", "value", "flags", "comment", "seconds"},
+    ItemRecord: {
+        "item_id",
+        "external_id",
+        "status",
+        "source",
+        "author_id",
+        "author_code",
+        "unit_id",
+        "unit_name",
+        "category",
+        "unit_data",
+        "slot",
+        "judging_round",
+        "payload",
+        "seconds",
+    },
+    GoldInfo: {"item_id", "outcome", "reason", "details"},
+    ExportRecord: {"item", "judgments", "gold", "settings", "seed"},
 }
-_LETTER = {label: i for i, label in enumerate(LABELS)}
+for _cls, _names in _NAMED.items():
+    if not _required(_cls) <= _names <= {f.name for f in dataclasses.fields(_cls)}:
+        raise TypeError(f"qc.exports fills {_cls.__name__} by hand: name its new fields in _NAMED and below.")
 
 
-def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[GoldRecord]:
-    """Every exported item with its answers, in item order. One query per chunk of items, plus two."""
+def _decode(memo: dict[str | None, dict[str, Any]], text: str | None) -> dict[str, Any]:
+    """Few distinct values, flag sets and unit attributes across many rows: each is decoded once per
+    export and the dict is shared between records, so task types must treat it as read-only."""
+    if len(memo) > 50_000:  # free text (comments in flags) could make every value distinct
+        memo.clear()
+    value = memo[text] = json.loads(text) if text else {}
+    return value
+
+
+def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[ExportRecord]:
+    """Every exported item with its judgments, in item order. One query per chunk of items, plus two."""
+    task_type = get_task_type(project.task_type)
+    settings = project_settings(project)
+    rule = task_type.judging_rule(settings)
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
     ranks = annotator_ranks(annotators)
     last = len(ranks)
     codes = {a.user_id: a.code for a in annotators}
+    order = {user_id: (rank << 32) + user_id for user_id, rank in ranks.items()}
+    decoded: dict[str | None, dict[str, Any]] = {}
+    reads_gold = task_type.export_reads_gold
+    gold_columns = ("gold_decision__outcome", "gold_decision__reason", "gold_decision__details") if reads_gold else ()
     items = (
         Item.objects.filter(project=project, status__in=EXPORTED)
         .values_list(
-            "pk", "external_id", "source", "concept__category__name", "concept__name", "current_version__payload"
+            "pk",
+            "external_id",
+            "status",
+            "source",
+            "author_id",
+            "concept_id",
+            "concept__name",
+            "concept__category__name",
+            Cast("concept__data", TextField()),
+            "slot",
+            "judging_round",
+            "current_version__payload",
+            *gold_columns,
         )
         .order_by("pk")
         .iterator(chunk_size=chunk_size)
     )
     for chunk in batched(items, chunk_size):
         by_item: dict[int, list] = {}
-        for item_id, user_id, answer, flags, comment in (
-            # A pk range, not IN (2,000 ids): items come in pk order, and the range query is ~5x faster.
-            # Answers to items of the range that are not exported are fetched and ignored.
-            Judgment.objects.filter(project=project, item_id__gte=chunk[0][0], item_id__lte=chunk[-1][0], kind="answer")
-            .values_list("item_id", "user_id", KT("value__answer"), Cast("flags", TextField()), "comment")
-            .order_by()
-        ):
-            by_item.setdefault(item_id, []).append((user_id, answer, rendered_from_text(flags), comment))
-        for pk, external_id, source, category, concept, payload in chunk:
-            rows = by_item.get(pk, ())
-            if len(rows) > 1:
-                rows.sort(key=lambda r: (ranks.get(r[0], last), r[0]))
-            yield GoldRecord(
-                split=SPLIT_BY_SOURCE.get(source, "test"),
-                external_id=external_id or f"{project.slug}-{pk}",
-                category=category or "",
-                concept=concept or "",
-                payload=payload or {},
-                judgments=[(codes.get(u, f"user{u}"), a, f, c) for u, a, f, c in rows],
+        # A pk range, not IN (2,000 ids): items come in pk order, and the range query is ~5x faster.
+        # Judgments of items of the range that are not exported are fetched and ignored.
+        judgments = Judgment.objects.filter(project=project, item_id__gte=chunk[0][0], item_id__lte=chunk[-1][0])
+        if rule is not None:
+            judgments = judgments.filter(kind=rule.kind)
+        for jid, item_id, user_id, round_, value, flags, comment in judgments.values_list(
+            "pk", "item_id", "user_id", "round", Cast("value", TextField()), Cast("flags", TextField()), "comment"
+        ).order_by():
+            # _frozen inlined: this runs once per judgment (500,000 in the bench).
+            judgment = _new(JudgmentRecord)
+            _setattr(
+                judgment,
+                "__dict__",
+                {
+                    "judgment_id": jid,
+                    "item_id": item_id,
+                    "user_id": user_id,
+                    "user_code": codes.get(user_id, ""),
+                    "round": round_,
+                    "value": decoded[value] if value in decoded else _decode(decoded, value),
+                    "flags": decoded[flags] if flags in decoded else _decode(decoded, flags),
+                    "comment": comment,
+                    "seconds": None,
+                },
+            )
+            # Sorted below by (annotator order, user id), packed in one int so the sort needs no key function.
+            position = order.get(user_id)
+            if position is None:
+                position = order[user_id] = (last << 32) + user_id
+            by_item.setdefault(item_id, []).append((position, judgment))
+        for pk, external_id, status, source, author_id, unit_id, unit, category, data, slot, round_, *rest in chunk:
+            payload = rest[0]
+            pairs = by_item.get(pk, ())
+            if len(pairs) > 1:
+                pairs.sort()
+            rows = tuple(judgment for _, judgment in pairs)
+            item = _frozen(
+                ItemRecord,
+                {
+                    "item_id": pk,
+                    "external_id": external_id or f"{project.slug}-{pk}",
+                    "status": status,
+                    "source": source,
+                    "author_id": author_id,
+                    "author_code": codes.get(author_id, ""),
+                    "unit_id": unit_id,
+                    "unit_name": unit or "",
+                    "category": category or "",
+                    "unit_data": decoded[data] if data in decoded else _decode(decoded, data),
+                    "slot": slot,
+                    "judging_round": round_,
+                    "payload": payload or {},
+                    "seconds": None,
+                },
+            )
+            gold = None
+            if reads_gold and rest[1] is not None:
+                gold = _frozen(
+                    GoldInfo, {"item_id": pk, "outcome": rest[1], "reason": rest[2] or "", "details": rest[3] or {}}
+                )
+            yield _frozen(
+                ExportRecord,
+                {"item": item, "judgments": rows, "gold": gold, "settings": settings, "seed": project.plan_seed},
             )
 
 
 def gold_rows(*, project: Project, chunk_size: int = 2000) -> Iterator[tuple[str, dict]]:
-    """(split, id-csqa row as a dict) for every exported item."""
+    """(split, the task type's row as a dict) for every exported item."""
+    task_type = get_task_type(project.task_type)
     for record in gold_records(project=project, chunk_size=chunk_size):
-        yield record.split, csqa_row(record)
-
-
-@dataclass
-class ExportStats:
-    """What the data card says about the exported items, gathered while they are written."""
-
-    categories: Counter = field(default_factory=Counter)
-    matches_author: int = 0
-    # Per item: how many answers were A..E, then the author's answer (0-4, or 5 when unknown).
-    counts: array = field(default_factory=lambda: array("H"))
-
-    def add(self, record: GoldRecord) -> None:
-        self.categories[record.category] += 1
-        per_value = [0] * 6
-        for _, answer, _, _ in record.judgments:
-            index = _LETTER.get(answer)
-            if index is not None:
-                per_value[index] += 1
-        author = record.payload.get("answer")
-        per_value[5] = _LETTER.get(author, 5)
-        self.counts.extend(per_value)
-        if author and record.majority == author:
-            self.matches_author += 1
-
-    @property
-    def items(self) -> int:
-        return len(self.counts) // 6
-
-    def alpha(self) -> dict[str, float | None]:
-        table = np.frombuffer(self.counts, dtype=np.uint16).reshape(-1, 6).astype(np.int64)
-        answers = table[:, :5]
-        with_author = answers.copy()
-        known = table[:, 5] < 5
-        with_author[np.nonzero(known)[0], table[known, 5]] += 1
-        return {
-            "alpha_nominal": alpha_nominal_counts(answers),
-            "alpha_nominal_with_author": alpha_nominal_counts(with_author),
-        }
+        yield task_type.export_split(record), task_type.export_row(record)
 
 
 @dataclass(frozen=True)
@@ -180,21 +237,29 @@ def gold_export(
 
     if fmt not in FORMATS:
         raise ValueError(f"Unknown format {fmt!r}; choose one of {', '.join(FORMATS)}.")
+    task_type = get_task_type(project.task_type)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     writers: dict[str, object] = {}
     counts: dict[str, int] = {}
-    stats = ExportStats()
+    categories: Counter = Counter()
+    task_stats = task_type.export_stats()
+    written = 0
     try:
-        for record in gold_records(project=project, chunk_size=chunk_size):
-            writer = writers.get(record.split)
-            if writer is None:
-                writer = writers[record.split] = open_writer(fmt, out / f".{record.split}.{fmt}.tmp", chunk_size)
-            writer.write(record)
-            stats.add(record)
-            counts[record.split] = counts.get(record.split, 0) + 1
-            if progress is not None and stats.items % chunk_size == 0:
-                progress(stats.items)
+        with fewer_gc_passes():
+            for record in gold_records(project=project, chunk_size=chunk_size):
+                split = task_type.export_split(record)
+                writer = writers.get(split)
+                if writer is None:
+                    writer = writers[split] = open_writer(fmt, out / f".{split}.{fmt}.tmp", task_type, chunk_size)
+                writer.write(record)
+                if task_stats is not None:
+                    task_stats.add(record)
+                categories[record.item.category] += 1
+                counts[split] = counts.get(split, 0) + 1
+                written += 1
+                if progress is not None and written % chunk_size == 0:
+                    progress(written)
     finally:
         for writer in writers.values():
             writer.close()
@@ -202,9 +267,8 @@ def gold_export(
     for split in writers:
         os.replace(out / f".{split}.{fmt}.tmp", out / f"{split}.{fmt}")
         files[split] = f"{split}.{fmt}"
-    (out / "README.md").write_text(
-        data_card(project=project, fmt=fmt, counts=counts, files=files, stats=stats), "utf-8"
-    )
+    card = data_card(project=project, fmt=fmt, counts=counts, files=files, categories=dict(categories), task=task_stats)
+    (out / "README.md").write_text(card, "utf-8")
     if progress is not None:
-        progress(stats.items)
+        progress(written)
     return ExportResult(out_dir=out, files=files, counts=counts, readme="README.md")

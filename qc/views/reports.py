@@ -1,4 +1,5 @@
-"""The csqa report page and its downloads (JSON, conflict matrix as CSV)."""
+"""The report page of every task type, its JSON download, and the conflict matrix as CSV (for the task
+types whose sections carry one)."""
 
 from __future__ import annotations
 
@@ -11,39 +12,34 @@ from django.views.decorators.http import require_GET
 
 from annotation.models import Membership
 from annotation.selectors import membership_for
+from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
-from qc.reports import csqa_report
-from qc.reports.tables import conflict_csv_rows, heatmap
+from qc.reports import task_type_report
+from qc.reports.tables import conflict_csv_rows
 
 
 def _report_membership(request: HttpRequest, slug: str) -> Membership:
     membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
-    if membership.project.task_type != "csqa":
-        raise Http404("This project has no csqa report.")
+    if not get_task_type(membership.project.task_type).report_template:
+        raise Http404("This project has no report.")
     return membership
 
 
 @login_required
 @require_GET
-def csqa_report_page(request: HttpRequest, slug: str) -> HttpResponse:
+def report_page(request: HttpRequest, slug: str) -> HttpResponse:
     membership = _report_membership(request, slug)
-    report = csqa_report(project=membership.project)
-    conflicts, by_region = report["conflicts"], report["conflicts_by_region"]
-    context = project_context(
-        membership,
-        report=report,
-        conflicts=heatmap(conflicts["annotators"], conflicts["counts"]),
-        region_conflicts=heatmap(by_region["regions"], by_region["counts"]),
-    )
-    return render(request, "qc/report_csqa.html", context)
+    context = project_context(membership, report=task_type_report(project=membership.project))
+    return render(request, "qc/report_page.html", context)
 
 
 @login_required
 @require_GET
-def csqa_report_json(request: HttpRequest, slug: str) -> HttpResponse:
+def report_json(request: HttpRequest, slug: str) -> HttpResponse:
     membership = _report_membership(request, slug)
-    response = JsonResponse(csqa_report(project=membership.project), json_dumps_params={"ensure_ascii": False})
-    response["Content-Disposition"] = f'attachment; filename="{slug}-csqa-report.json"'
+    report = task_type_report(project=membership.project)
+    response = JsonResponse(report, json_dumps_params={"ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="{slug}-{membership.project.task_type}-report.json"'
     return response
 
 
@@ -52,7 +48,9 @@ def csqa_report_json(request: HttpRequest, slug: str) -> HttpResponse:
 def conflicts_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """?by=region for the matrix grouped by the annotators' regions."""
     membership = _report_membership(request, slug)
-    report = csqa_report(project=membership.project)
+    report = task_type_report(project=membership.project)
+    if "conflicts" not in report:
+        raise Http404("This report has no conflict matrix.")
     by_region = request.GET.get("by") == "region"
     if by_region:
         labels, counts = report["conflicts_by_region"]["regions"], report["conflicts_by_region"]["counts"]

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.models import Assignment, Item, Judgment
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import assignment_plan_cross_answers
 from qc.models import ExportRun
 from tests.api.conftest import client_for, db_state
 from tests.crossanswer_world import (
@@ -320,9 +320,7 @@ def test_import_into_this_project(planned):
     client = client_for(planned.admin)
     upload = SimpleUploadedFile("ind.json", id_csqa_file(), content_type="application/json")
 
-    response = client.post(
-        f"{BASE}/imports/csqa/", {"file": upload, "annotator_regions": "W1=Sunda"}, format="multipart"
-    )
+    response = client.post(f"{BASE}/imports/", {"file": upload, "annotator_regions": "W1=Sunda"}, format="multipart")
 
     body = response.json()
     assert response.status_code == 201
@@ -341,9 +339,7 @@ def test_unreadable_import_is_refused_and_changes_nothing(planned):
     client = client_for(planned.admin)
     before = db_state()
 
-    response = client.post(
-        f"{BASE}/imports/csqa/", {"file": SimpleUploadedFile("x.json", b"[1, 2")}, format="multipart"
-    )
+    response = client.post(f"{BASE}/imports/", {"file": SimpleUploadedFile("x.json", b"[1, 2")}, format="multipart")
 
     assert (response.status_code, response.json()["code"]) == (400, "invalid")
     assert "file" in response.json()["errors"]
@@ -442,5 +438,5 @@ ISSUE_3_ENDPOINTS = {
     "/api/projects/{slug}/exports/": {"get", "post"},
     "/api/projects/{slug}/exports/{run_id}/": {"get"},
     "/api/projects/{slug}/exports/{run_id}/files/{name}": {"get"},
-    "/api/projects/{slug}/imports/csqa/": {"post"},
+    "/api/projects/{slug}/imports/": {"post"},
 }

@@ -304,4 +304,4 @@ def test_no_concept_file_answers_5xx(world):
 
 
 def test_no_csqa_file_answers_5xx(world):
-    _upload(world, "/api/projects/fuzz/imports/csqa/", csqa_files())
+    _upload(world, "/api/projects/fuzz/imports/", csqa_files())

@@ -139,7 +139,7 @@ def test_csqa_file_that_cannot_be_stored_is_refused_over_the_api(csqa, data, det
     before = db_state()
 
     response = client.post(
-        "/api/projects/demo/imports/csqa/", {"file": SimpleUploadedFile("x.json", data)}, format="multipart"
+        "/api/projects/demo/imports/", {"file": SimpleUploadedFile("x.json", data)}, format="multipart"
     )
 
     assert (response.status_code, response.json()) == (
@@ -154,7 +154,7 @@ def test_nul_in_a_form_field_of_an_upload_is_refused_by_the_serializer(csqa):
     before = db_state()
 
     response = client.post(
-        "/api/projects/demo/imports/csqa/",
+        "/api/projects/demo/imports/",
         {"file": SimpleUploadedFile("x.json", b"[]"), "annotator_regions": "W1=Sun\x00da"},
         format="multipart",
     )

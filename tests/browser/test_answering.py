@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from annotation.models import Assignment, Judgment
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import assignment_plan_cross_answers
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
 from tests.crossanswer_world import make_world

@@ -7,8 +7,8 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment
 from annotation.services.assignments import assignment_plan_authoring
-from annotation.services.crossanswer import assignment_plan_cross_answers
 from annotation.services.items import item_submit
+from annotation.services.judging import assignment_plan_cross_answers
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD, VALID_PAYLOAD, make_csqa_project
 from tests.crossanswer_world import make_world

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from annotation.models import Invitation, Item, Membership
+from annotation.models import Invitation, Item, Judgment, Membership
 from annotation.services.members import invitation_create
 from annotation.services.projects import membership_deactivate
 from qc.models import ExportRun
@@ -63,6 +63,16 @@ def demo_world(csqa, other_project):
         "run_id": run.pk,
         "name": "test.jsonl",
         "invitation_id": invitation.pk,
+        # a judgment flagging an error, so the correction route acts on a real object
+        "judgment_id": Judgment.objects.create(
+            project=csqa.project,
+            item=item,
+            user=next(u for u in csqa.annotators if u.pk != item.author_id),
+            item_author=item.author,
+            kind="answer",
+            value={"answer": "A"},
+            flags={"error": True},
+        ).pk,
     }
     outsiders = {
         "other admin": other_project.admin,
@@ -94,9 +104,60 @@ def test_the_matrix_covers_the_person_and_invitation_routes():
     assert len(names) >= 50
 
 
+@pytest.fixture
+def nli_world(other_project):
+    """An NLI project with a written premise, a validation with a proposed correction and an export run,
+    so every route (the NLI pages and their ids included) is tried on real objects of a second task type."""
+    from annotation.models import Assignment
+    from annotation.services.items import unit_submit
+    from annotation.services.judging import judging_plan
+    from annotation.services.judgments import judgment_record
+    from tests.nli_world import SIX, make_nli_project, writing_assignment
+
+    world = make_nli_project(slug="nli", annotators=5, expert=True, qc_review=False)
+    authoring = writing_assignment(world)
+    item = unit_submit(assignment_id=authoring.pk, user=authoring.user, data={"items": SIX})[0]
+    judging_plan(project=world.project)
+    validate = Assignment.objects.filter(target_item=item, kind="validate").order_by("id").first()
+    judgment = judgment_record(
+        assignment_id=validate.pk, user=validate.user, data={"label": "e", "correction": "Gunungsitoli di Nias."}
+    )
+    run = ExportRun.objects.create(project=world.project, format="jsonl", path="exports/nli/run-x")
+    UserFactory(username="wati")
+    invitation = invitation_create(project=world.project, username="wati", role="annotator", invited_by=world.admin)
+    left = next(u for u in world.annotators if u.pk not in (authoring.user_id, validate.user_id))
+    membership_deactivate(membership=Membership.objects.get(project=world.project, user=left))
+    values = {
+        "slug": "nli",
+        "membership_id": Membership.objects.get(project=world.project, user=validate.user).pk,
+        "item_id": item.pk,
+        "assignment_id": validate.pk,
+        "run_id": run.pk,
+        "name": "test.jsonl",
+        "invitation_id": invitation.pk,
+        "judgment_id": judgment.pk,
+    }
+    outsiders = {
+        "other admin": other_project.admin,
+        "other reviewer": other_project.reviewer,
+        "other annotator": other_project.annotators[0],
+        "former member": left,
+    }
+    return values, outsiders
+
+
+def test_outsiders_get_404_on_every_nli_route_and_change_nothing(nli_world):
+    _outsiders_matrix(*nli_world)
+
+
 def test_outsiders_get_404_on_every_route_and_change_nothing(demo_world):
-    values, outsiders = demo_world
+    _outsiders_matrix(*demo_world)
+
+
+def _outsiders_matrix(values, outsiders):
     routes = guarded_routes()
+    missing = {m for route, _ in routes for m in _PARAM.findall(route)} - set(values)
+    assert missing == set(), f"give the matrix an object for {sorted(missing)}"
     clients = {}
     for label, user in outsiders.items():
         clients[label] = (Client(), APIClient())

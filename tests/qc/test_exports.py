@@ -10,10 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from annotation.models import Item, Project
-from annotation.services.csqa_import import csqa_import
+from annotation.task_types.csqa.export import csqa_jsonl, csqa_row
 from qc.exports import gold_export, gold_records, gold_rows
-from qc.exports.formats import csqa_jsonl, csqa_row
 from qc.gold import gold_recompute_project
+from tests.annotation.importing.imports import csqa_import
 from tests.annotation.importing.messy import messy_bytes
 from tests.qc.helpers import add_judgment, make_item, make_project
 

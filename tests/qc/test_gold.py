@@ -3,9 +3,10 @@
 import pytest
 
 from annotation.models import Assignment, Item, Judgment
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record
-from qc.gold import Answer, csqa_gold_decide, gold_recompute, gold_recompute_project
+from annotation.task_types.csqa.gold import Answer, csqa_gold_decide
+from qc.gold import gold_recompute, gold_recompute_project
 from qc.models import GoldDecision
 from tests.qc.helpers import add_judgment, make_item, make_project
 
@@ -129,3 +130,35 @@ def test_recompute_in_batches_writes_one_decision_per_item_and_skips_unapproved(
     }
     assert gold_recompute_project(project=project) == totals
     assert GoldDecision.objects.count() == 7
+
+
+@pytest.mark.django_db
+def test_copy_save_writes_the_same_rows_as_the_upsert_special_characters_included(monkeypatch):
+    from django.db import connection
+
+    import qc.gold
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the COPY save is PostgreSQL's")
+    project, people = make_project(annotators=6)
+    items = [make_item(project, people[0], answer="B", question=f"Q{i}") for i in range(3)]
+    GoldDecision.objects.create(item=items[0], policy="old", outcome="pending", reason="old", details={"x": 1})
+    reason = 'Tab\there, line\nbreak, back\\slash, "quotes", \r and ünïcode'
+    decisions = [
+        qc.gold._Decision(items[0].pk, "p1", "gold", reason, {"label": "a\tb\\c\n", "n": [1, 2]}, [3, 4]),
+        qc.gold._Decision(items[1].pk, "p1", "excluded", "", {}, []),
+        qc.gold._Decision(items[2].pk, "p1", "no_gold", "ünï", {"k": None}, [5]),
+    ]
+    monkeypatch.setattr(qc.gold, "COPY_FROM", 1)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_class WHERE relname = 'gold_decision_stage'")
+        assert cursor.fetchone() == (0,)
+
+    qc.gold._save_decisions(decisions)
+    qc.gold._save_decisions(decisions[1:])  # a second batch in the same transaction reuses the table
+
+    assert list(
+        GoldDecision.objects.order_by("item_id").values_list(
+            "item_id", "policy", "outcome", "reason", "details", "judgment_ids"
+        )
+    ) == [tuple(d) for d in decisions]

@@ -10,16 +10,24 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from sklearn.metrics import cohen_kappa_score
 
-from annotation.services.csqa_import import csqa_import
+from annotation.task_types.csqa.report import build_csqa_report, report_inputs
 from qc.gold import gold_recompute_project
-from qc.reports import alpha_for_project, build_csqa_report, conflicts_for_project, csqa_report, csqa_report_inputs
+from qc.reports import alpha_for_project, conflicts_for_project
+from qc.reports import task_type_report as csqa_report
+from qc.reports.rows import report_rows
 from tests.annotation.importing import rawcsqa
+from tests.annotation.importing.imports import csqa_import
 from tests.qc.helpers import add_judgment, ind_file, make_item, make_project
 
 pytestmark = pytest.mark.django_db
 
 REGIONS = ["West Java", "West Java", "Bali", "Bali", "Jakarta", "Jakarta"]
 OPTION_B = [False, True, False, False, False]
+
+
+def csqa_report_inputs(*, project):
+    """The csqa report's inputs as the engine builds them: the core's rows (three queries), then csqa's."""
+    return report_inputs(report_rows(project=project), project=project.slug)
 
 
 @pytest.fixture
@@ -199,3 +207,51 @@ def test_csqa_report_command_on_the_release():
     assert round(report["alpha_nominal"], 4) == 0.9295
     assert report["conflicts"] == rawcsqa.conflict_matrix(records)
     assert report["conflicts"]["counts"][5] == [48, 29, 30, 22, 15, 0]
+
+
+def test_report_command_prints_one_object_with_the_task_types_sections(small):
+    out = StringIO()
+
+    call_command("report", "rep", "--json", stdout=out)
+
+    report = json.loads(out.getvalue())
+    expected = csqa_report(project=small)
+    del expected["project"]
+    assert report == {"project": "rep", "task_type": "csqa", "csqa": json.loads(json.dumps(expected))}
+
+
+def test_report_rows_decode_each_unit_once_and_take_worked_seconds_from_the_assignments(small):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from annotation.models import Assignment, Concept, Item, Judgment
+
+    Concept.objects.filter(project=small, name="culinary-concept").update(data={"text": "premis", "n": 1})
+    items = list(Item.objects.filter(project=small).order_by("pk"))
+    judgment = Judgment.objects.filter(item=items[0]).order_by("pk").first()
+    start = timezone.now()
+    assignment = Assignment.objects.create(
+        project=small,
+        user_id=judgment.user_id,
+        kind="answer",
+        target_item=items[0],
+        position=0,
+        status=Assignment.Status.DONE,
+        started_at=start,
+        completed_at=start + timedelta(seconds=42.5),
+    )
+    Judgment.objects.filter(pk=judgment.pk).update(assignment=assignment)
+
+    rows = report_rows(project=small)
+
+    by_item = {r.item_id: r for r in rows.items}
+    assert by_item[items[0].pk].unit_data == {"text": "premis", "n": 1}
+    assert by_item[items[0].pk].unit_data is by_item[items[1].pk].unit_data  # same concept: decoded once
+    assert by_item[items[2].pk].unit_data == {}
+    assert {r.item_id: r.seconds for r in rows.items} == {i.pk: None for i in items}
+    seconds = {j.judgment_id: j.seconds for j in rows.judgments}
+    assert seconds.pop(judgment.pk) == 42.5
+    assert set(seconds.values()) == {None}
+    values = [j.value for j in rows.judgments if j.value == {"answer": "A"}]
+    assert len({id(v) for v in values}) == 1  # equal texts decode to one shared, read-only dict

@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 from annotation import limits
 from annotation.models import AnnotatorProfile, Assignment, Item, Membership, ProjectLanguage
-from annotation.task_types import get_task_type, task_type_choices
+from annotation.task_types import get_task_type, registered_task_types, task_type_choices
 
 # --- auth -------------------------------------------------------------------------------------------
 
@@ -46,11 +46,30 @@ class ProjectUpdateInputSerializer(serializers.Serializer):
         max_length=limits.GUIDELINES, required=False, allow_blank=True, trim_whitespace=False
     )
     authors_per_concept = serializers.IntegerField(min_value=1, max_value=100, required=False)
-    answerers_per_item = serializers.IntegerField(min_value=1, max_value=100, required=False)
-    ambiguity_threshold = serializers.IntegerField(min_value=0, max_value=100, required=False)
+    settings = serializers.DictField(
+        required=False,
+        help_text="The task type's own settings by name (validated by the task type); each may also be "
+        "given at the top level, as before this field existed.",
+    )
     plan_seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
     max_annotators = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
     languages = LanguageSerializer(many=True, required=False, allow_empty=False)
+
+    def to_internal_value(self, data):
+        """Gather the task-type settings into `settings`: those under `settings` and those given at the top
+        level. A name no registered task type declares is refused here; the project's task type then
+        validates the values (and refuses another task type's settings)."""
+        values = super().to_internal_value(data)
+        known = {name for tt in registered_task_types() for name in tt.settings_spec}
+        given = dict(values.get("settings") or {})
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise serializers.ValidationError({"settings": [f"Unknown settings: {', '.join(unknown)}."]})
+        if hasattr(data, "keys"):
+            for name in sorted(known & set(data.keys())):
+                given.setdefault(name, data[name])
+        values["settings"] = given
+        return values
 
 
 class ProjectCreateInputSerializer(ProjectUpdateInputSerializer):
@@ -73,9 +92,6 @@ class ProjectSerializer(serializers.Serializer):
     languages = LanguageSerializer(many=True, source="languages.all")
     guidelines = serializers.CharField()
     authors_per_concept = serializers.IntegerField()
-    # The csqa settings stay at the top level as before; `settings` has every task-type setting.
-    answerers_per_item = serializers.IntegerField(source="task_settings.answerers_per_item")
-    ambiguity_threshold = serializers.IntegerField(source="task_settings.ambiguity_threshold")
     settings = serializers.DictField(source="task_settings", help_text="The task type's own settings.")
     plan_seed = serializers.IntegerField()
     max_annotators = serializers.IntegerField()
@@ -86,6 +102,14 @@ class ProjectSerializer(serializers.Serializer):
     @extend_schema_field(serializers.ChoiceField(choices=Membership.Role.choices))
     def get_role(self, obj) -> str:
         return getattr(obj, "my_role", None) or self.context["role"]
+
+    def to_representation(self, instance):
+        # Each task-type setting is also repeated at the top level, where clients written before
+        # `settings` existed read them.
+        data = super().to_representation(instance)
+        for name, value in instance.task_settings.items():
+            data.setdefault(name, value)
+        return data
 
 
 # --- members ----------------------------------------------------------------------------------------
@@ -253,7 +277,9 @@ class AssignmentSerializer(serializers.Serializer):
 
 
 class AuthoringInputSerializer(serializers.Serializer):
-    payload = serializers.DictField(help_text="The task type's payload, e.g. csqa: {question, choices[5], answer}.")
+    payload = serializers.DictField(
+        help_text="The task type's payload, e.g. {question, choices[5], answer} for multiple choice."
+    )
     # No max_length here: the service refuses more than limits.JUSTIFICATION with the pages' message.
     justification = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
 

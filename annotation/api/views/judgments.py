@@ -1,11 +1,17 @@
-"""Cross-answering over the API: plan (admins), take the next question, answer it (annotators)."""
+"""Judging over the API: plan round 1 (admins), take the next item, judge it (judges).
+
+The routes keep their cross-answering names (answers/); the kind of work is the task type's rule, the
+shapes its `judging_api_shape` (annotation.api.serializers.judgments.SHAPES). The item and the judge's
+own judgment come from the same selectors as the judging pages, the judgment goes to the same service.
+"""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
@@ -15,37 +21,66 @@ from annotation.api.serializers.judgments import (
     AnswerInputSerializer,
     AnswerTaskSerializer,
     CrossAnswerPlanSummarySerializer,
+    JudgeTaskSerializer,
+    JudgmentBodySerializer,
+    JudgmentRecordSerializer,
     JudgmentSerializer,
+    judging_shape,
 )
 from annotation.api.views.base import ERROR, NOT_FOUND, REFUSED, ProjectApi, validated
-from annotation.models import Assignment
+from annotation.errors import InvalidInput
+from annotation.models import Assignment, Project
 from annotation.selectors import assignment_current
-from annotation.selectors.judgments import (
-    answer_assignment_for_user,
-    answer_progress,
-    answer_question,
-    own_answer,
-)
+from annotation.selectors.judgments import answer_progress, judge_assignment_for_user, judge_item_for, own_judgment
 from annotation.services.assignments import assignment_claim_next
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan, judging_rule_for
 from annotation.services.judgments import judgment_record
 
-ANSWER = Assignment.Kind.ANSWER
 ANSWER_REFUSED = {**REFUSED, 409: ERROR}
+# One schema per operation whatever the task type: the project's task type picks one of these shapes.
+TASK = PolymorphicProxySerializer(
+    component_name="JudgingTask",
+    serializers=[AnswerTaskSerializer, JudgeTaskSerializer],
+    resource_type_field_name=None,
+)
+BODY = PolymorphicProxySerializer(
+    component_name="JudgingBody",
+    serializers=[AnswerInputSerializer, JudgmentBodySerializer],
+    resource_type_field_name=None,
+)
+RESULT = PolymorphicProxySerializer(
+    component_name="JudgingResult",
+    serializers=[JudgmentSerializer, JudgmentRecordSerializer],
+    resource_type_field_name=None,
+)
 
 
-def _task(view: ProjectApi, assignment: Assignment) -> dict[str, Any]:
+def _kind(project: Project) -> str:
+    """The judges' assignment kind; a project without judging has none (404, as for an unknown route)."""
+    try:
+        return judging_rule_for(project).kind
+    except InvalidInput:
+        raise Http404("This project has no judging.") from None
+
+
+def _task(view: ProjectApi, assignment: Assignment, kind: str) -> dict[str, Any]:
     user = view.request.user
-    question = answer_question(assignment=assignment, user=user)
-    done, total = answer_progress(project=view.project, user=user)
-    return {
+    task_type_name = view.project.task_type
+    shape = judging_shape(task_type_name)
+    item = judge_item_for(assignment=assignment, user=user, task_type_name=task_type_name)
+    done, total = answer_progress(project=view.project, user=user, kind=kind)
+    task = {
         "id": assignment.pk,
         "status": assignment.status,
         "lease_expires_at": assignment.lease_expires_at,
-        "item": question,
-        "my_answer": own_answer(item_id=question.item_id, user=user),
+        "round": assignment.round,
+        "item": item,
+        shape.own_key: own_judgment(
+            item_id=assignment.target_item_id, user=user, kind=kind, task_type_name=task_type_name
+        ),
         "progress": {"done": done, "total": total},
     }
+    return shape.task(task).data
 
 
 class CrossAnswerPlanApi(ProjectApi):
@@ -53,60 +88,59 @@ class CrossAnswerPlanApi(ProjectApi):
 
     @extend_schema(
         operation_id="plans_cross_answers",
-        summary="Plan cross-answering: each approved item to m annotators who did not write it, balanced.",
+        summary="Plan judging round 1: each approved item (of the rule's share) to judges who did not write it, "
+        "balanced.",
         request=PlanInputSerializer,
         responses={200: CrossAnswerPlanSummarySerializer, **REFUSED},
     )
     def post(self, request, slug):
         data = validated(PlanInputSerializer, request.data)
-        summary = assignment_plan_cross_answers(project=self.project, seed=data["seed"])
+        summary = judging_plan(project=self.project, seed=data["seed"])
         return Response(CrossAnswerPlanSummarySerializer(asdict(summary)).data)
 
 
 class AnswerNextApi(ProjectApi):
     @extend_schema(
         operation_id="answers_next",
-        summary="My next question to answer (the one I have open, else the next one); 204 when none is left.",
+        summary="My next item to judge (the one I have open, else the next one); 204 when none is left.",
         request=None,
-        responses={200: AnswerTaskSerializer, 204: OpenApiResponse(description="Nothing left to answer."), **NOT_FOUND},
+        responses={200: TASK, 204: OpenApiResponse(description="Nothing left to judge."), **NOT_FOUND},
     )
     def post(self, request, slug):
-        assignment = assignment_current(project=self.project, user=request.user, kind=ANSWER) or assignment_claim_next(
-            project=self.project, user=request.user, kind=ANSWER
+        kind = _kind(self.project)
+        assignment = assignment_current(project=self.project, user=request.user, kind=kind) or assignment_claim_next(
+            project=self.project, user=request.user, kind=kind
         )
         if assignment is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(AnswerTaskSerializer(_task(self, assignment)).data)
+        return Response(_task(self, assignment, kind))
 
 
 class AnswerApi(ProjectApi):
     @extend_schema(
         operation_id="answers_retrieve",
-        summary="One of my answer assignments: the question, its options, and my own answer if any.",
-        responses={200: AnswerTaskSerializer, **NOT_FOUND},
+        summary="One of my judging assignments: what the task type shows a judge, and my own judgment if any.",
+        responses={200: TASK, **NOT_FOUND},
     )
     def get(self, request, slug, assignment_id):
-        assignment = answer_assignment_for_user(project=self.project, user=request.user, assignment_id=assignment_id)
-        return Response(AnswerTaskSerializer(_task(self, assignment)).data)
+        kind = _kind(self.project)
+        assignment = judge_assignment_for_user(
+            project=self.project, user=request.user, assignment_id=assignment_id, kind=kind
+        )
+        return Response(_task(self, assignment, kind))
 
     @extend_schema(
         operation_id="answers_submit",
-        summary="Answer (or change my answer): one option, certainty, ambiguity flags, an optional reason.",
-        request=AnswerInputSerializer,
-        responses={200: JudgmentSerializer, **ANSWER_REFUSED},
+        summary="Judge (or change my judgment): the task type's judgment, e.g. an option A-E with flags, or a "
+        "label with an error flag and a correction.",
+        request=BODY,
+        responses={200: RESULT, **ANSWER_REFUSED},
     )
     def post(self, request, slug, assignment_id):
-        assignment = answer_assignment_for_user(project=self.project, user=request.user, assignment_id=assignment_id)
-        data = validated(AnswerInputSerializer, request.data)
-        judgment = judgment_record(
-            assignment_id=assignment.pk,
-            user=request.user,
-            data={
-                "answer": data["answer"],
-                "uncertain": data["uncertain"],
-                "question_ambiguous": data["question_ambiguous"],
-                "option_ambiguous": data.get("option_ambiguous"),
-                "comment": data["reason"],
-            },
+        assignment = judge_assignment_for_user(
+            project=self.project, user=request.user, assignment_id=assignment_id, kind=_kind(self.project)
         )
-        return Response(JudgmentSerializer(judgment).data)
+        shape = judging_shape(self.project.task_type)
+        body = validated(shape.body, request.data)
+        judgment = judgment_record(assignment_id=assignment.pk, user=request.user, data=shape.judgment_data(body))
+        return Response(shape.judgment(judgment).data)

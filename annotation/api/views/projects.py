@@ -33,7 +33,8 @@ class ProjectListCreateApi(generics.ListAPIView):
     )
     def post(self, request):
         data = validated(ProjectCreateInputSerializer, request.data)
-        project = project_create(creator=request.user, **data)
+        settings = data.pop("settings", {})
+        project = project_create(creator=request.user, **data, **settings)
         return Response(ProjectSerializer(project, context={"role": Membership.Role.ADMIN}).data, status=201)
 
 
@@ -52,7 +53,8 @@ class ProjectDetailApi(ProjectApi):
     )
     def patch(self, request, slug):
         data = validated(ProjectUpdateInputSerializer, request.data)
-        project = project_update(project=self.project, **data)
+        settings = data.pop("settings", {})
+        project = project_update(project=self.project, **data, **settings)
         return Response(
             ProjectSerializer(project, context={"role": self.membership.role}).data, status=status.HTTP_200_OK
         )

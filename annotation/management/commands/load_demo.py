@@ -1,4 +1,5 @@
-"""Load the demo: a commonsense-QA project in Indonesian and Sundanese, its team and planned work.
+"""Load the demo: the team (admin, a QC reviewer, six annotators) and one small project per task type
+that describes one (TaskType.demo), with its units imported and authoring planned.
 
 Idempotent: a second run finds everything in place, changes nothing and prints the accounts again.
 Every write goes through the services, as a user clicking through the product would.
@@ -6,8 +7,6 @@ Every write goes through the services, as a user clicking through the product wo
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 
 from django.conf import settings
@@ -20,16 +19,12 @@ from annotation.models import Assignment, Membership, Project
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.catalog import concepts_import
 from annotation.services.projects import membership_add, profile_update, project_create, user_create
+from annotation.task_types import registered_task_types
+from annotation.task_types.base import DemoProject
 
 User = get_user_model()
 
 DEFAULT_PASSWORD = "gotong-demo"
-PROJECT_SLUG = "demo-csqa"
-PROJECT_NAME = "Gotong demo: Indonesian commonsense QA"
-LANGUAGES = [
-    {"code": "id", "name": "Indonesian", "direction": "ltr"},
-    {"code": "su", "name": "Sundanese", "direction": "ltr"},
-]
 
 # The six annotators mirror the regions of Putri et al. 2024 (W1..W6).
 ANNOTATORS = [
@@ -41,151 +36,13 @@ ANNOTATORS = [
     ("w6", "W6", "Bali", "ban,id", "Balinese", 24, "Bachelor's degree"),
 ]
 
-# category -> (Indonesian name, Sundanese name)
-CATEGORY_NAMES = {
-    "culinary": ("kuliner", "kuliner"),
-    "place": ("tempat", "tempat"),
-    "culture": ("budaya", "budaya"),
-    "history": ("sejarah", "sajarah"),
-    "activity": ("aktivitas", "kagiatan"),
-}
-
-# category -> [(concept in Indonesian, Sundanese translation or "")]
-CONCEPTS = {
-    "culinary": [
-        ("rendang", ""),
-        ("tempe", ""),
-        ("sambal", "sambel"),
-        ("nasi tumpeng", ""),
-        ("ketupat", "kupat"),
-        ("soto", ""),
-        ("gudeg", ""),
-        ("rujak", ""),
-        ("kerupuk", "kurupuk"),
-        ("jamu", ""),
-    ],
-    "place": [
-        ("pasar tradisional", ""),
-        ("warung", ""),
-        ("masjid", "masigit"),
-        ("pura", ""),
-        ("alun-alun", ""),
-        ("pesantren", ""),
-        ("sawah", ""),
-        ("posyandu", ""),
-        ("balai desa", "bale desa"),
-        ("terminal bus", ""),
-    ],
-    "culture": [
-        ("batik", ""),
-        ("gamelan", ""),
-        ("wayang kulit", ""),
-        ("angklung", "angklung"),
-        ("mudik", ""),
-        ("halalbihalal", ""),
-        ("arisan", ""),
-        ("gotong royong", ""),
-        ("selamatan", ""),
-        ("kebaya", ""),
-    ],
-    "history": [
-        ("Sumpah Pemuda", ""),
-        ("Proklamasi Kemerdekaan", ""),
-        ("Majapahit", ""),
-        ("Sriwijaya", ""),
-        ("Borobudur", ""),
-        ("Kartini", ""),
-        ("Diponegoro", ""),
-        ("Bandung Lautan Api", ""),
-        ("Konferensi Asia Afrika", ""),
-        ("Reformasi 1998", ""),
-    ],
-    "activity": [
-        ("kerja bakti", ""),
-        ("ronda malam", "ronda peuting"),
-        ("ngabuburit", ""),
-        ("kondangan", ""),
-        ("pengajian", "pangaosan"),
-        ("senam pagi", ""),
-        ("jalan santai", ""),
-        ("bermain layangan", ""),
-        ("memancing", "nguseup"),
-        ("takbiran", ""),
-    ],
-}
-
-GUIDELINES = """\
-# Writing commonsense questions
-
-You get a **category** and a **concept** (for example *culinary* and *rendang*). Write **one
-multiple-choice question** that someone who grew up where you live answers without thinking, and that
-someone who only read about Indonesia might get wrong. The knowledge should be *common* in your region,
-not trivia from a textbook.
-
-## The question
-
-- **Use the concept in the question**, as it is or inflected (*kunjung* → *berkunjung*, *dikunjungi*).
-  If it really cannot appear, write a short justification; your reviewer will read it.
-- Ask about **everyday life**: what people do, eat, say, wear, when and where. Give enough context to
-  make one answer right: a place (*di Jawa Barat*, *di desa*), a time (*saat Lebaran*), a person (*anak
-  muda*, *nenek*).
-- Write in the **project language** you were given (Indonesian or Sundanese), in full sentences, with
-  correct spelling. Regional words are welcome when that is how people really talk.
-
-## The five options (A-E)
-
-- Exactly **one correct answer**, marked as such.
-- Four **distractors** that are plausible to an outsider but clearly wrong to a local: same type of
-  thing as the answer (all foods, all places, all times), similar length.
-- No two options that mean the same thing, no "all of the above", no "none of the above".
-
-## Avoid (reviewers send these back)
-
-| problem | instead of | write |
-|---|---|---|
-| Superlatives, opinions | "Makanan *paling enak* di Padang?" | "Masakan apa yang disajikan saat kenduri di Padang?" |
-| Context too general | "...di seluruh dunia", "...di Asia" | a region, a town, an occasion |
-| Logic or cause-and-effect puzzles | "Jika hujan, maka ...?" | a question about a custom or a habit |
-| Options of equal value | two answers that are both true | make the distractors clearly wrong |
-| Answer equal to a distractor | "soto" and "soto ayam" | options of the same level of detail |
-| No valid answer | all five are wrong | check your answer against the question |
-| Wrong language, translation error | Indonesian in a Sundanese task | write directly in the task language |
-
-## Example (culinary, *ketupat*)
-
-> Saat Lebaran, ketupat biasanya disantap bersama hidangan apa?
->
-> A. Opor ayam · B. Es campur · C. Roti bakar · D. Bubur kacang hijau · E. Mie instan
-
-Answer: **A**. The options are all foods, only one goes with ketupat at Lebaran, and nothing is a
-matter of taste.
-
-## After you submit
-
-A QC reviewer approves your question, or sends it back with **feedback** and the **error types**
-above. Revise and resubmit; the same reviewer sees your new version beside the old one. Approved
-questions are later answered by five annotators from other regions, who may flag them as ambiguous.
-"""
-
 
 def demo_password() -> str:
     return os.environ.get("GOTONG_DEMO_PASSWORD") or DEFAULT_PASSWORD
 
 
-def concepts_csv() -> bytes:
-    """The demo catalogue as the CSV an admin would upload (Sundanese translations where we have them)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["category", "concept", "category_id", "category_su", "concept_su"])
-    for category, concepts in CONCEPTS.items():
-        name_id, name_su = CATEGORY_NAMES[category]
-        for concept, sundanese in concepts:
-            writer.writerow([category, concept, name_id, name_su, sundanese])
-    return out.getvalue().encode("utf-8")
-
-
 class Command(BaseCommand):
-    help = "Load the demo project, its accounts (one shared password) and planned authoring work."
+    help = "Load the demo projects, their accounts (one shared password) and planned authoring work."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -210,34 +67,42 @@ class Command(BaseCommand):
 
     def load(self, password: str) -> bool:
         """Create whatever is missing; return whether anything was created."""
-        created = False
-        admin = User.objects.filter(username="admin").first()
-        if admin is None:
-            admin = staff_user_create(username="admin", password=password, email="admin@example.org")
-            created = True
-        users = {}
-        for username, *_rest in [("reviewer",), *ANNOTATORS]:
-            users[username] = User.objects.filter(username=username).first()
-        if users["reviewer"] is None:
-            users["reviewer"] = user_create(username="reviewer", password=password, email="reviewer@example.org")
-            created = True
-        for username, *_rest in ANNOTATORS:
-            if users[username] is None:
-                users[username] = user_create(username=username, password=password, email=f"{username}@example.org")
-                created = True
+        users, created = self.team(password)
+        # Sorted by task type name, so the projects (and their plans) come out the same on every machine.
+        for task_type in registered_task_types():
+            demo = task_type.demo()
+            if demo is not None:
+                created = self.load_project(task_type.name, demo, users) or created
+        return created
 
-        project = Project.objects.filter(slug=PROJECT_SLUG).first()
+    def team(self, password: str) -> tuple[dict, bool]:
+        created = False
+        users = {}
+        for username in ["admin", "reviewer", *(a[0] for a in ANNOTATORS)]:
+            users[username] = User.objects.filter(username=username).first()
+            if users[username] is not None:
+                continue
+            email = f"{username}@example.org"
+            if username == "admin":
+                users[username] = staff_user_create(username=username, password=password, email=email)
+            else:
+                users[username] = user_create(username=username, password=password, email=email)
+            created = True
+        return users, created
+
+    def load_project(self, task_type: str, demo: DemoProject, users: dict) -> bool:
+        created = False
+        project = Project.objects.filter(slug=demo.slug).first()
         if project is None:
             project = project_create(
-                creator=admin,
-                name=PROJECT_NAME,
-                slug=PROJECT_SLUG,
-                task_type="csqa",
-                languages=LANGUAGES,
-                guidelines=GUIDELINES,
-                authors_per_concept=2,
-                answerers_per_item=5,
-                ambiguity_threshold=3,
+                creator=users["admin"],
+                name=demo.name,
+                slug=demo.slug,
+                task_type=task_type,
+                languages=demo.languages,
+                guidelines=demo.guidelines,
+                authors_per_concept=demo.authors_per_unit,
+                **demo.settings,
             )
             created = True
         members = set(Membership.objects.filter(project=project).values_list("user__username", flat=True))
@@ -261,7 +126,7 @@ class Command(BaseCommand):
                     )
                 created = True
 
-        summary = concepts_import(project=project, data=concepts_csv(), filename="demo-concepts.csv")
+        summary = concepts_import(project=project, data=demo.units_file, filename=demo.units_filename)
         created = created or bool(summary.categories_created or summary.concepts_created or summary.concepts_updated)
         # Planning again would reshuffle work people may have seen in their queue; plan only once.
         if not Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR).exists():
@@ -270,19 +135,25 @@ class Command(BaseCommand):
         return created
 
     def print_accounts(self, password: str) -> None:
-        profiles = {
-            m.user.username: getattr(m, "profile", None)
-            for m in Membership.objects.filter(
-                project__slug=PROJECT_SLUG, user__username__in=[a[0] for a in ANNOTATORS]
-            ).select_related("user", "profile")
-        }
+        demos = [d for d in (tt.demo() for tt in registered_task_types()) if d is not None]
+        profiles = {}
+        for membership in (
+            Membership.objects.filter(
+                project__slug__in=[d.slug for d in demos], user__username__in=[a[0] for a in ANNOTATORS]
+            )
+            .select_related("user", "profile")
+            .order_by("id")
+        ):
+            # every demo project gives each annotator the same profile: show the first one
+            profiles.setdefault(membership.user.username, getattr(membership, "profile", None))
         rows = [("admin", "admin", "platform and project admin"), ("reviewer", "reviewer", "QC reviewer")]
         for username, code, *_rest in ANNOTATORS:
             profile = profiles.get(username)
             where = f"{profile.region} ({profile.ethnicity})" if profile else ""
             rows.append((username, f"annotator {code}", where))
         self.stdout.write("")
-        self.stdout.write(f"Demo project: {PROJECT_NAME} ({PROJECT_SLUG})")
+        for demo in demos:
+            self.stdout.write(f"Demo project: {demo.name} ({demo.slug})")
         self.stdout.write(f"Demo accounts, all with the password: {password}")
         for username, role, detail in rows:
             self.stdout.write(f"  {username:<10} {role:<14} {detail}")

@@ -1,7 +1,21 @@
 from typing import Any
 
-from annotation.task_types.base import FieldChange, JudgmentInput, PayloadCheck, TaskType, register
+from annotation.task_types.base import (
+    DemoProject,
+    FieldChange,
+    GoldCase,
+    GoldOutcome,
+    JudgingRule,
+    JudgmentInput,
+    PayloadCheck,
+    TaskType,
+    register,
+)
+from annotation.task_types.csqa import export as csqa_export
+from annotation.task_types.csqa import gold as csqa_gold
+from annotation.task_types.csqa import judging as csqa_judging
 from annotation.task_types.csqa import payload as csqa_payload
+from annotation.task_types.csqa import report as csqa_report
 from annotation.task_types.csqa.answers import normalize_answer
 from annotation.task_types.csqa.forms import CsqaAuthorForm
 from annotation.task_types.csqa.payload import LABELS
@@ -30,6 +44,8 @@ class CsqaTaskType(TaskType):
     author_template = "annotation/task_types/csqa/author_form.html"
     display_template = "annotation/task_types/csqa/item_display.html"
     answer_template = "annotation/task_types/csqa/answer_form.html"
+    answer_page_template = "annotation/task_types/csqa/answer_page.html"
+    project_panels_template = "annotation/task_types/csqa/project_panels.html"
     default_error_types = CSQA_ERROR_TYPES
     settings_spec = SETTINGS
     labels = LABELS
@@ -67,8 +83,99 @@ class CsqaTaskType(TaskType):
     def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
         return normalize_answer(data)
 
-    def answer_form_class(self) -> type:
-        # Imported here: the form module reads the answering selectors, which need the app registry.
-        from annotation.forms.judging import CsqaAnswerForm
+    # --- judging: m answerers per item, one round; keys 1-5 and A-E pick an option ---------------
+    judging_api_shape = "multiple_choice"  # the API's question/choices and answer A-E shapes, as before
+    judgment_keys = {
+        **{str(i + 1): label for i, label in enumerate(LABELS)},
+        **{label.lower(): label for label in LABELS},
+    }
 
-        return CsqaAnswerForm
+    def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
+        return JudgingRule(
+            kind="answer",
+            per_round=(settings["answerers_per_item"],),
+            share=1.0,
+            activity="Cross-answering",
+            judges="answerers",
+            verb="answer",
+            verb_past="answered",
+            saved="Answer saved. Here is the next question.",
+        )
+
+    def judge_view(self, payload: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        # Never the author's answer: the judge sees the question and the options only.
+        return csqa_judging.judge_view(payload)
+
+    def judge_item(
+        self, *, item_id: int, category: str, payload: dict[str, Any], unit_data: dict[str, Any], is_own: bool
+    ) -> csqa_judging.AnswerQuestion:
+        view = csqa_judging.judge_view(payload)
+        return csqa_judging.AnswerQuestion(
+            item_id=item_id, category=category, question=view["question"], choices=view["choices"], is_own=is_own
+        )
+
+    def own_judgment(self, judgment: JudgmentInput | None) -> csqa_judging.OwnAnswer | None:
+        return csqa_judging.own_answer(judgment)
+
+    # --- gold --------------------------------------------------------------------------------------
+    gold_policy = csqa_gold.POLICY
+
+    def gold_decide(self, case: GoldCase) -> GoldOutcome:
+        return csqa_gold.gold_decide(case)
+
+    # --- agreement ---------------------------------------------------------------------------------
+    agreement_level = "nominal"
+    agreement_key = "answer"
+    agreement_domain = LABELS
+
+    def agreement_value(self, value: dict[str, Any]) -> Any:
+        return value.get("answer") or None
+
+    # --- reports -----------------------------------------------------------------------------------
+    report_template = "annotation/task_types/csqa/report.html"
+
+    def report_sections(self, rows: Any) -> dict[str, Any]:
+        return csqa_report.report_sections(rows)
+
+    # --- export ------------------------------------------------------------------------------------
+    export_fields = csqa_export.FIELDS
+    datacard_task_categories = ("question-answering", "multiple-choice")
+    export_reads_gold = False  # the row recomputes the majority from the answers; the decision is not read
+
+    def export_row(self, record: Any) -> dict[str, Any]:
+        return csqa_export.csqa_row(record)
+
+    def export_jsonl(self, record: Any) -> str:
+        return csqa_export.csqa_jsonl(record)
+
+    def export_split(self, record: Any) -> str:
+        return csqa_export.export_split(record)
+
+    def parquet_schema(self) -> Any:
+        return csqa_export.parquet_schema()
+
+    def export_stats(self) -> csqa_export.CsqaExportStats:
+        return csqa_export.CsqaExportStats()
+
+    def datacard_text(self, stats: Any) -> str:
+        return csqa_export.datacard_text(stats)
+
+    # --- importers ---------------------------------------------------------------------------------
+    def importers(self) -> dict[str, Any]:
+        from annotation.task_types.csqa.importers import IMPORTERS
+
+        return IMPORTERS
+
+    # --- demo and contract test --------------------------------------------------------------------
+    def demo(self) -> DemoProject:
+        from annotation.task_types.csqa.demo import demo_project
+
+        return demo_project()
+
+    def contract_examples(self) -> Any:
+        from annotation.task_types.csqa.examples import contract_examples
+
+        return contract_examples()
+
+    def answer_form_class(self) -> type:
+        return csqa_judging.CsqaAnswerForm

@@ -1,4 +1,4 @@
-"""id-csqa imports over the API (same service as the page)."""
+"""File imports over the API (same service as the page)."""
 
 from __future__ import annotations
 
@@ -9,30 +9,37 @@ from rest_framework.response import Response
 
 from annotation.api.permissions import ADMIN_ONLY
 from annotation.api.views.base import REFUSED, ProjectApi, validated
-from annotation.services.csqa_import import csqa_import
-from qc.api.serializers import CsqaImportInputSerializer, CsqaImportSummarySerializer
+from annotation.errors import InvalidInput
+from annotation.services.imports import import_formats, items_import
+from qc.api.serializers import ItemsImportInputSerializer, ItemsImportSummarySerializer
 
 
-class CsqaImportApi(ProjectApi):
+class ItemsImportApi(ProjectApi):
     project_roles = {"POST": ADMIN_ONLY}
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
-        operation_id="imports_csqa",
-        summary="Import an id-csqa file into this project: approved items with their answers (admins).",
-        request={"multipart/form-data": CsqaImportInputSerializer},
-        responses={201: CsqaImportSummarySerializer, **REFUSED},
+        operation_id="imports_create",
+        summary="Import a released file into this project: items with their authors and judgments (admins).",
+        request={"multipart/form-data": ItemsImportInputSerializer},
+        responses={201: ItemsImportSummarySerializer, **REFUSED},
     )
     def post(self, request, slug):
-        data = validated(CsqaImportInputSerializer, request.data)
+        data = validated(ItemsImportInputSerializer, request.data)
+        formats = [f.name for f in import_formats(task_type=self.project.task_type)]
+        fmt = data["format"] or (formats[0] if formats else "")
+        if fmt not in formats:
+            message = f"Use one of this project's import formats: {', '.join(formats) or 'none'}."
+            raise InvalidInput(message, field_errors={"format": [message]})
         language = data["language"] or (
             self.project.languages.order_by("position", "code").values_list("code", flat=True).first() or ""
         )
-        summary = csqa_import(
-            path_or_bytes=data["file"].read(),
+        summary = items_import(
+            path_or_bytes=data["file"],
             project_slug=self.project.slug,
+            format=fmt,
             language=language,
             annotator_regions=data["annotator_regions"] or None,
             creator=request.user,
         )
-        return Response(CsqaImportSummarySerializer(summary.as_dict()).data, status=status.HTTP_201_CREATED)
+        return Response(ItemsImportSummarySerializer(summary.as_dict()).data, status=status.HTTP_201_CREATED)

@@ -1,25 +1,49 @@
-"""csqa reports over the API (same selectors as the page)."""
+"""Reports over the API (the same engine as the page): the project's report, and per task type the
+sections alone under /reports/<task type name>/ (the older address of the first task type's report)."""
 
 from __future__ import annotations
 
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from annotation.api.permissions import REVIEWERS
 from annotation.api.views.base import ERROR, NOT_FOUND, ProjectApi
-from qc.api.serializers import CsqaReportSerializer
-from qc.reports import csqa_report
+from annotation.task_types import get_task_type
+from qc.reports import project_report, task_type_report
 
 ADMIN_REFUSED = {**NOT_FOUND, 403: ERROR}
 
 
-class CsqaReportApi(ProjectApi):
+def _has_report(project) -> None:
+    if not get_task_type(project.task_type).report_template:
+        raise Http404("This project has no report.")
+
+
+class ReportApi(ProjectApi):
     project_roles = {"GET": REVIEWERS}
 
     @extend_schema(
-        operation_id="reports_csqa",
-        summary="Agreement, answer conflicts, per category and per annotator figures (reviewers, admins).",
-        responses={200: CsqaReportSerializer, **ADMIN_REFUSED},
+        operation_id="reports_project",
+        summary="The project's report: project, task_type, and the task type's sections under its name.",
+        responses={200: OpenApiTypes.OBJECT, **ADMIN_REFUSED},
     )
     def get(self, request, slug):
-        return Response(CsqaReportSerializer(csqa_report(project=self.project)).data)
+        _has_report(self.project)
+        return Response(project_report(project=self.project))
+
+
+class TaskTypeReportApi(ProjectApi):
+    project_roles = {"GET": REVIEWERS}
+    task_type = ""  # set per route (qc.api.urls builds one per registered task type)
+
+    @extend_schema(
+        summary="The task type's report sections with the project's slug (reviewers, admins).",
+        responses={200: OpenApiTypes.OBJECT, **ADMIN_REFUSED},
+    )
+    def get(self, request, slug):
+        _has_report(self.project)
+        if self.project.task_type != self.task_type:
+            raise Http404("This project has another task type.")
+        return Response(task_type_report(project=self.project))

@@ -1,11 +1,11 @@
-"""python manage.py csqa_report SLUG [--json]"""
+"""python manage.py csqa_report SLUG [--json]: the older command, kept for scripts (see `report`)."""
 
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 
 from annotation.models import Project
-from qc.reports import csqa_report
+from qc.reports import task_type_report
 
 
 class Command(BaseCommand):
@@ -24,7 +24,9 @@ class Command(BaseCommand):
         project = Project.objects.filter(slug=options["slug"]).first()
         if project is None:
             raise CommandError(f"No project “{options['slug']}”.")
-        report = csqa_report(project=project)
+        if project.task_type != "csqa":
+            raise CommandError(f"“{project.slug}” is not a csqa project; use `manage.py report`.")
+        report = task_type_report(project=project)
         if options["json"]:
             self.stdout.write(json.dumps(report, ensure_ascii=False))
             return

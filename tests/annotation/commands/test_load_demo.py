@@ -37,7 +37,11 @@ def snapshot() -> dict:
 def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
     output = run_demo()
 
-    project = Project.objects.get()
+    assert list(Project.objects.order_by("slug").values_list("slug", "task_type")) == [
+        ("demo-csqa", "csqa"),
+        ("demo-nli", "nli"),
+    ]
+    project = Project.objects.get(slug="demo-csqa")
     assert (project.slug, project.name, project.task_type) == (
         "demo-csqa",
         "Gotong demo: Indonesian commonsense QA",
@@ -50,7 +54,7 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
         task_settings["ambiguity_threshold"],
     ) == (2, 5, 3)
     assert project.guidelines.startswith("# Writing commonsense questions\n")
-    assert list(ProjectLanguage.objects.values_list("code", "name", "direction")) == [
+    assert list(ProjectLanguage.objects.filter(project=project).values_list("code", "name", "direction")) == [
         ("id", "Indonesian", "ltr"),
         ("su", "Sundanese", "ltr"),
     ]
@@ -59,7 +63,9 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
     assert User.objects.count() == 8
     assert list(User.objects.filter(is_staff=True).values_list("username", flat=True)) == ["admin"]
     assert list(
-        Membership.objects.order_by("user__username").values_list("user__username", "role", "code", "is_active")
+        Membership.objects.filter(project=project)
+        .order_by("user__username")
+        .values_list("user__username", "role", "code", "is_active")
     ) == [
         ("admin", "admin", "", True),
         ("reviewer", "reviewer", "", True),
@@ -71,7 +77,7 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
         ("w6", "annotator", "W6", True),
     ]
     assert list(
-        AnnotatorProfile.objects.filter(membership__user__username__in=ANNOTATORS)
+        AnnotatorProfile.objects.filter(membership__project=project, membership__user__username__in=ANNOTATORS)
         .order_by("membership__user__username")
         .values_list("region", "native_languages", "ethnicity", "years_in_region", "country")
     ) == [
@@ -83,27 +89,29 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
         ("Bali", "ban,id", "Balinese", 24, "Indonesia"),
     ]
 
-    assert list(Category.objects.order_by("name").values_list("name", "translations")) == [
+    assert list(Category.objects.filter(project=project).order_by("name").values_list("name", "translations")) == [
         ("activity", {"id": "aktivitas", "su": "kagiatan"}),
         ("culinary", {"id": "kuliner", "su": "kuliner"}),
         ("culture", {"id": "budaya", "su": "budaya"}),
         ("history", {"id": "sejarah", "su": "sajarah"}),
         ("place", {"id": "tempat", "su": "tempat"}),
     ]
-    assert Concept.objects.count() == 50
-    assert dict(Counter(Concept.objects.values_list("category__name", flat=True))) == {
+    concepts = Concept.objects.filter(project=project)
+    assert concepts.count() == 50
+    assert dict(Counter(concepts.values_list("category__name", flat=True))) == {
         "activity": 10,
         "culinary": 10,
         "culture": 10,
         "history": 10,
         "place": 10,
     }
-    assert Concept.objects.exclude(translations={}).count() == 9
-    assert Concept.objects.get(name="ketupat").translations == {"su": "kupat"}
+    assert concepts.exclude(translations={}).count() == 9
+    assert concepts.get(name="ketupat").translations == {"su": "kupat"}
 
     author = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR)
     assert author.count() == 100
-    assert Assignment.objects.count() == 100
+    assert Assignment.objects.filter(project=project).count() == 100
+    assert (Assignment.objects.count(), Concept.objects.count()) == (100 + 12, 50 + 12)  # + the NLI demo
     assert set(author.values_list("status", flat=True)) == {"pending"}
     # k = 2: every concept has exactly two distinct authors.
     assert set(Counter(author.values_list("concept_id", flat=True)).values()) == {2}
@@ -148,8 +156,8 @@ def test_load_demo_twice_changes_nothing_and_still_prints_the_accounts():
     output = run_demo()
 
     assert snapshot() == before
-    assert len(before["assignments"]) == 100
-    assert len(before["concepts"]) == 50
+    assert len(before["assignments"]) == 100 + 12  # commonsense QA + NLI
+    assert len(before["concepts"]) == 50 + 12
     assert len(before["users"]) == 8
     assert "The demo was already loaded; nothing changed." in output
     assert "all with the password: gotong-demo" in output
@@ -175,3 +183,86 @@ def test_load_demo_refuses_production_settings_and_creates_nothing(settings):
         run_demo()
 
     assert (User.objects.count(), Project.objects.count(), Concept.objects.count()) == (0, 0, 0)
+
+
+@pytest.mark.django_db
+def test_load_demo_creates_the_nli_project_from_its_task_type_with_premises_and_one_writer_each():
+    run_demo()
+
+    project = Project.objects.get(slug="demo-nli")
+    assert (project.name, project.task_type, project.authors_per_concept) == ("Gotong demo: Indonesian NLI", "nli", 1)
+    assert project.task_settings == {
+        "annotator_type": "lay",
+        "validation_percent": 30,
+        "premises_per_document": 5,
+        "paragraph_word_limit": 200,
+        "qc_review": True,
+    }
+    assert project.guidelines.startswith("# Writing hypotheses for a premise\n")
+    assert list(ProjectLanguage.objects.filter(project=project).values_list("code", "name", "direction")) == [
+        ("id", "Indonesian", "ltr")
+    ]
+    assert ErrorType.objects.filter(project=project).count() == 8
+    # the same team as the commonsense-QA demo, with the same profiles
+    assert list(
+        Membership.objects.filter(project=project)
+        .order_by("user__username")
+        .values_list("user__username", "role", "code")
+    ) == [
+        ("admin", "admin", ""),
+        ("reviewer", "reviewer", ""),
+        *((u, "annotator", u.upper()) for u in ANNOTATORS),
+    ]
+    assert list(
+        AnnotatorProfile.objects.filter(membership__project=project, membership__user__username__in=ANNOTATORS)
+        .order_by("membership__user__username")
+        .values_list("region", flat=True)
+    ) == ["West Java", "Central Java", "East Java", "Greater Jakarta", "Greater Jakarta", "Bali"]
+
+    # premises came in through the premise import: category = source genre, name = premise id, data = premise
+    premises = Concept.objects.filter(project=project)
+    assert list(Category.objects.filter(project=project).order_by("name").values_list("name", flat=True)) == [
+        "news",
+        "web",
+        "wiki",
+    ]
+    assert dict(Counter(premises.values_list("category__name", flat=True))) == {"news": 4, "web": 4, "wiki": 4}
+    assert premises.get(name="demo-wiki-4").data == {
+        "text": "Kota Gunungsitoli terletak di Pulau Nias dan berjarak sekitar 85 mil laut dari Kota Sibolga.",
+        "source": "wiki",
+        "topic": "geografi",
+        "document_id": "wiki-nias",
+        "sentence_size": "single",
+    }
+    assert dict(Counter(premises.values_list("data__sentence_size", flat=True))) == {"single": 10, "double": 2}
+
+    author = Assignment.objects.filter(project=project)
+    assert set(author.values_list("kind", "status", "round")) == {("author", "pending", 1)}
+    # one writer per premise; 12 premises over 6 annotators: two each, never two of one genre
+    assert set(Counter(author.values_list("concept_id", flat=True)).values()) == {1}
+    assert author.count() == 12
+    assert dict(Counter(author.values_list("user__username", flat=True))) == dict.fromkeys(ANNOTATORS, 2)
+    assert set(Counter(author.values_list("concept__category__name", "user__username")).values()) == {1}
+
+
+@pytest.mark.django_db
+def test_load_demo_twice_leaves_the_nli_project_as_it_was():
+    run_demo()
+    project = Project.objects.get(slug="demo-nli")
+    before = (
+        list(Concept.objects.filter(project=project).order_by("id").values_list("id", "name", "data")),
+        list(Assignment.objects.filter(project=project).order_by("id").values_list("id", "user_id", "concept_id")),
+        list(Membership.objects.filter(project=project).order_by("id").values_list("id", "user_id", "role")),
+    )
+
+    output = run_demo()
+
+    after = (
+        list(Concept.objects.filter(project=project).order_by("id").values_list("id", "name", "data")),
+        list(Assignment.objects.filter(project=project).order_by("id").values_list("id", "user_id", "concept_id")),
+        list(Membership.objects.filter(project=project).order_by("id").values_list("id", "user_id", "role")),
+    )
+    assert after == before
+    assert (len(before[0]), len(before[1]), len(before[2])) == (12, 12, 8)
+    assert "The demo was already loaded; nothing changed." in output
+    assert "Demo project: Gotong demo: Indonesian NLI (demo-nli)" in output

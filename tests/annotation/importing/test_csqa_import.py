@@ -9,8 +9,8 @@ from django.core.management import CommandError, call_command
 
 from annotation.errors import InvalidInput
 from annotation.models import AnnotatorProfile, Item, ItemVersion, Judgment, Membership, Project
-from annotation.services.csqa_import import csqa_import
 from qc.models import GoldDecision
+from tests.annotation.importing.imports import csqa_import
 from tests.annotation.importing.messy import EXPECTED_ISSUE_COUNTS, EXPECTED_ISSUE_ROWS, messy_bytes, row
 
 pytestmark = pytest.mark.django_db

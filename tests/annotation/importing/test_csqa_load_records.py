@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from annotation.importing.csqa import CsqaFileError, load_records
+from annotation.task_types.csqa.importers import CsqaFileError, load_records
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from annotation.importing.csqa import CsqaFileError, parse_csqa
+from annotation.task_types.csqa.importers import CsqaFileError, parse_csqa
 from tests.annotation.importing.messy import EXPECTED_ISSUE_COUNTS, EXPECTED_ISSUE_ROWS, messy_bytes, row
 
 

@@ -10,11 +10,11 @@ import random
 import pytest
 
 from annotation.models import Item, Judgment, Project
-from annotation.services.csqa_import import csqa_import
 from qc.exports import gold_export
 from qc.models import GoldDecision
 from qc.reports import conflicts_for_project
 from tests.annotation.importing import rawcsqa
+from tests.annotation.importing.imports import csqa_import
 from tests.qc.helpers import human_gen_files, ind_file
 
 pytestmark = pytest.mark.django_db

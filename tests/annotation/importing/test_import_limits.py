@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 
 from annotation.errors import InvalidInput
 from annotation.models import AnnotatorProfile, Membership
-from annotation.services.csqa_import import csqa_import
 from annotation.services.projects import membership_add, profile_update, project_update
+from tests.annotation.importing.imports import csqa_import
 from tests.annotation.importing.messy import row
 from tests.api.conftest import db_state, row_counts
 from tests.factories import UserFactory
@@ -142,9 +142,7 @@ def test_the_page_and_the_api_refuse_the_same_file_with_the_same_message(csqa):
     before = db_state()
 
     html = page.post("/p/demo/import/", {"file": SimpleUploadedFile("w.json", data), "language": "id"})
-    body = api.post(
-        "/api/projects/demo/imports/csqa/", {"file": SimpleUploadedFile("w.json", data)}, format="multipart"
-    )
+    body = api.post("/api/projects/demo/imports/", {"file": SimpleUploadedFile("w.json", data)}, format="multipart")
 
     message = (
         "Row 1 names more than that: 201 annotators, but this project allows at most 200 (a project setting); "

@@ -8,7 +8,7 @@ from django.db.models import F
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Item, Membership
 from annotation.services.assignments import assignment_claim_next
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record
 from annotation.services.projects import membership_deactivate
 from tests.qc.helpers import CLEAR, add_judgment, make_item, make_project

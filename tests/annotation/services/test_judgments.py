@@ -5,7 +5,7 @@ from django.db import IntegrityError, transaction
 
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, Judgment
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record
 from qc.models import GoldDecision
 from tests.qc.helpers import CLEAR, make_item, make_project

@@ -8,9 +8,9 @@ from django.db.models import Model
 from django.urls import reverse
 
 from annotation.models import Assignment, Judgment
-from annotation.selectors.judgments import AnswerQuestion
-from annotation.services.crossanswer import assignment_plan_cross_answers
+from annotation.services.judging import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record
+from annotation.task_types.csqa.judging import AnswerQuestion
 from qc.models import GoldDecision
 from tests.annotation.views.helpers import db_snapshot
 from tests.crossanswer_world import CHOICES, QUESTIONS, make_world

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from annotation.models import AnnotatorProfile, Item, Judgment, Membership
 from qc.models import ExportRun
-from qc.reports import csqa_report
+from qc.reports import task_type_report as csqa_report
 from qc.reports.tables import conflict_csv_rows, heat_level, heatmap
 from tests.annotation.views.helpers import db_snapshot
 from tests.crossanswer_world import answered_world, id_csqa_file
@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 # Each: session, user, membership (+ the page's direction for HTML), then the page's own reads:
 # the report's three, the cross-answer overview's five, the export runs' one.
 MAX_QUERIES = {
-    "csqa_report_page": 7,
-    "csqa_report_json": 6,
+    "report_page": 7,
+    "report_json": 6,
     "conflicts_csv": 6,
     "crossanswer_plan": 9,
     "export_page": 5,
@@ -68,7 +68,7 @@ def test_csv_rows_neutralise_text_cells_only():
 
 @pytest.mark.parametrize("who", ["admin", "reviewer"])
 def test_report_page_shows_agreement_conflicts_and_tables(world, client, who):
-    response = _get(client, getattr(world, who), "csqa_report_page")
+    response = _get(client, getattr(world, who), "report_page")
 
     html = response.content.decode()
     assert response.status_code == 200
@@ -118,7 +118,7 @@ def test_report_escapes_what_people_typed(world, client):
     Membership.objects.filter(project=world.project, code="W1").update(code="<b>W1</b>")
     AnnotatorProfile.objects.filter(membership__user=world.people[0]).update(region="<script>x</script>")
 
-    html = _get(client, world.admin, "csqa_report_page").content.decode()
+    html = _get(client, world.admin, "report_page").content.decode()
 
     assert "<b>W1</b>" not in html
     assert "&lt;b&gt;W1&lt;/b&gt;" in html
@@ -126,12 +126,12 @@ def test_report_escapes_what_people_typed(world, client):
 
 
 def test_report_is_for_reviewers_and_admins(world, client):
-    for name in ("csqa_report_page", "csqa_report_json", "conflicts_csv"):
+    for name in ("report_page", "report_json", "conflicts_csv"):
         assert _get(client, world.people[0], name).status_code == 404
 
 
 def test_report_json_download_is_the_report(world, client):
-    response = _get(client, world.admin, "csqa_report_json")
+    response = _get(client, world.admin, "report_json")
 
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="xa-csqa-report.json"'
@@ -175,7 +175,7 @@ def test_report_pages_use_a_fixed_number_of_queries(client, django_assert_max_nu
     world = answered_world(items_per_author=items_per_author)
     assert Judgment.objects.filter(project=world.project).count() == 12 * items_per_author
     client.force_login(world.admin)
-    client.get(reverse("csqa_report_page", args=["xa"]))  # warm up the connection
+    client.get(reverse("report_page", args=["xa"]))  # warm up the connection
 
     for name, limit in MAX_QUERIES.items():
         with django_assert_max_num_queries(limit):
@@ -193,7 +193,7 @@ def _upload(data: bytes, name="ind.json"):
 
 def test_import_page_imports_into_this_project_and_shows_the_oddities(world, client):
     client.force_login(world.admin)
-    url = reverse("csqa_import_page", args=["xa"])
+    url = reverse("items_import_page", args=["xa"])
 
     form = client.get(url)
     first = client.post(url, {"file": _upload(id_csqa_file()), "language": "id", "annotator_regions": "W1=Sunda"})
@@ -230,9 +230,9 @@ def test_unreadable_import_is_refused_and_changes_nothing(world, client):
     client.force_login(world.admin)
     before = db_snapshot()
 
-    response = client.post(reverse("csqa_import_page", args=["xa"]), {"file": _upload(b"{not json"), "language": "id"})
+    response = client.post(reverse("items_import_page", args=["xa"]), {"file": _upload(b"{not json"), "language": "id"})
     bad_regions = client.post(
-        reverse("csqa_import_page", args=["xa"]),
+        reverse("items_import_page", args=["xa"]),
         {"file": _upload(id_csqa_file()), "language": "id", "annotator_regions": "W1 Sunda"},
     )
 
@@ -248,8 +248,8 @@ def test_import_and_export_pages_are_for_admins(world, client, media):
         client.force_login(user)
         before = db_snapshot()
         answers = [
-            client.get(reverse("csqa_import_page", args=["xa"])),
-            client.post(reverse("csqa_import_page", args=["xa"]), {"file": _upload(id_csqa_file()), "language": "id"}),
+            client.get(reverse("items_import_page", args=["xa"])),
+            client.post(reverse("items_import_page", args=["xa"]), {"file": _upload(id_csqa_file()), "language": "id"}),
             client.get(reverse("export_page", args=["xa"])),
             client.post(reverse("export_page", args=["xa"]), {"format": "jsonl"}),
         ]

@@ -1,0 +1,98 @@
+"""What an importer yields: plain records and row issues, whatever the file's format.
+
+An importer (a task type's `importers()` value) is a pure parser: it reads a binary file object as a
+stream and never touches the database. The core engine (annotation.importing.engine) turns its records
+into units, items, versions and judgments. Every oddity is a RowIssue with its row (a line number for
+JSON Lines, a position for a JSON array); only a file that can't be read at all raises ImportFileError,
+and then nothing is imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any, ClassVar
+
+BinaryStream = IO[bytes]
+
+
+class ImportFileError(ValueError):
+    """The file as a whole can't be read, or names what the project can't hold; nothing is imported."""
+
+
+@dataclass(frozen=True)
+class RowIssue:
+    row: int
+    external_id: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ImportUnit:
+    """The catalog unit an item was written for (a concept, a premise): Category / Concept(data)."""
+
+    category: str
+    name: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ImportJudgment:
+    annotator: str  # the annotator's code in the file (a Membership.code of the project)
+    round: int
+    value: dict[str, Any]
+    flags: dict[str, Any] = field(default_factory=dict)
+    comment: str = ""
+
+
+@dataclass(frozen=True)
+class ImportRecord:
+    """One item of the file. `payload` is already in the task type's canonical form; `external_id` is
+    yielded once per file (a repeated id is the importer's to report and skip)."""
+
+    row: int
+    external_id: str
+    payload: dict[str, Any]
+    unit: ImportUnit | None = None
+    author: str | None = None  # code; None when the file does not say who wrote it
+    judgments: tuple[ImportJudgment, ...] = ()
+    judging_round: int = 0  # the highest round of the judgments (0: never judged)
+    slot: int = 0
+    source: str = "import"  # Item.Source
+    status: str = "approved"  # Item.Status
+    # What the file says the gold decision should give (checked after the recompute, e.g. a majority).
+    expected: Any = None
+    note: str = ""  # the version's note; "import (row N)" when empty
+
+
+@dataclass(frozen=True)
+class FileScan:
+    """What a first pass over the file found: the annotator codes, in the project's order."""
+
+    annotators: tuple[str, ...] = ()
+    rows: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Importer:
+    """One file format of a task type. Subclasses set `name`, `label`, `judgment_kind` and implement
+    `scan` (a first pass; may raise ImportFileError) and `records` (the second pass)."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    help: ClassVar[str] = ""
+    judgment_kind: ClassVar[str] = "answer"  # Judgment.kind of the judgments it yields
+    judgments_word: ClassVar[str] = "judgments"  # what summaries call them ("answers", "labels")
+    # Rows whose issues carry one of these codes were not imported at all.
+    skipping_codes: ClassVar[frozenset[str]] = frozenset()
+
+    def scan(self, stream: BinaryStream, *, known_annotators: Iterable[str], max_annotators: int) -> FileScan:
+        raise NotImplementedError
+
+    def records(self, stream: BinaryStream, *, scan: FileScan) -> Iterator[ImportRecord | RowIssue]:
+        raise NotImplementedError
+
+    def gold_issues(self, record: ImportRecord, details: dict[str, Any] | None) -> list[RowIssue]:
+        """Compare what the file expected (`record.expected`) with the recomputed gold decision's details."""
+        return []

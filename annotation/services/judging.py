@@ -1,0 +1,408 @@
+"""The judging engine: who judges an approved item, in which round, planned from the task type's rule.
+
+`judging_plan` plans round 1 in bulk (e.g. m judges per item, never the author); the next rounds
+are planned one item at a time by `judgment_record` as soon as a gold decision asks for one
+(`judging_plan_item_round`), or in bulk by `judging_plan_next_rounds` after an import or in a bench.
+The rule itself (`TaskType.judging_rule(settings)`: kind, judges per round, share) is the task type's;
+nothing here names a protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+
+from annotation.annotators import annotator_ranks, project_annotators, rank_of
+from annotation.errors import InvalidInput
+from annotation.models import Assignment, Item, Judgment, Membership, Project
+from annotation.planning import PlanningError, Unit, plan_balanced
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import JudgingRule
+
+logger = logging.getLogger(__name__)
+
+BULK_BATCH = 5000
+OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
+# Approved by QC, possibly already decided: judgments may still come in or change.
+JUDGEABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)
+
+
+@dataclass(frozen=True)
+class JudgingPlanSummary:
+    created: int
+    reactivated: int
+    # Open (pending or active) judge assignments of annotators who left, cancelled and re-planned.
+    moved: int
+    items: int
+    workers: int
+
+
+def judging_rule_for(project: Project) -> JudgingRule:
+    """The project's judging rule; refused (InvalidInput) when its task type has no judging."""
+    task_type = get_task_type(project.task_type)
+    rule = task_type.judging_rule(project_settings(project))
+    if rule is None:
+        raise InvalidInput(f"{task_type.label} projects have no judging.")
+    return rule
+
+
+def in_share(*, seed: int, item_id: int, share: float) -> bool:
+    """Is the item in the judged share? A hash of (seed, item), so the sample is reproducible and an
+    item once sampled stays sampled when more items are approved later."""
+    if share >= 1.0:
+        return True
+    digest = hashlib.blake2b(f"{seed}:{item_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2**64 < share
+
+
+def _active_annotators(project: Project) -> list[int]:
+    return list(
+        Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True)
+        .order_by("user_id")
+        .values_list("user_id", flat=True)
+    )
+
+
+@transaction.atomic
+def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSummary:
+    """Plan round 1: every approved item in the rule's share gets `per_round[0]` judges, never its author.
+
+    Balanced within one per category and overall (the planner's greedy least-loaded rule), and
+    deterministic for a seed (the project's `plan_seed` by default). Idempotent and incremental:
+    round-1 judgments already given (imported ones included) and assignments held by active
+    annotators count towards an item's quota and never move, so a re-plan only adds the items
+    approved since and replaces the open work of annotators who left (their done work stays).
+    With a rule in rounds, the items planned enter round 1 (Item.judging_round = 1).
+    """
+    # One planner at a time per project: a second one waits, then sees the first one's rows.
+    Project.objects.select_for_update().filter(pk=project.pk).get()
+    seed = project.plan_seed if seed is None else seed
+    rule = judging_rule_for(project)
+    m = rule.per_round[0]
+    annotators = _active_annotators(project)
+    active = set(annotators)
+    if len(annotators) < m + 1:
+        raise InvalidInput(
+            f"{rule.activity} needs at least {m + 1} active annotators ({m} {rule.judges} per item besides its "
+            f"author); the project has {len(annotators)}."
+        )
+
+    units: list[Unit] = []
+    authors: dict[int, int] = {}
+    entering: list[int] = []
+    for item_id, author_id, category_id, judging_round in (
+        Item.objects.filter(project=project, status__in=JUDGEABLE)
+        .values_list("pk", "author_id", "concept__category_id", "judging_round")
+        .order_by()
+    ):
+        if judging_round == 0 and not in_share(seed=seed, item_id=item_id, share=rule.share):
+            continue
+        units.append(Unit(id=item_id, group=category_id or 0))
+        if judging_round == 0:
+            entering.append(item_id)
+        if author_id is not None:
+            authors[item_id] = author_id
+
+    held: dict[int, set[int]] = {}
+    # Judges of the item's other rounds may not judge it again in round 1 (one judgment per person).
+    others: dict[int, set[int]] = defaultdict(set)
+    for item_id, user_id, round_ in (
+        Judgment.objects.filter(project=project, kind=rule.kind).values_list("item_id", "user_id", "round").order_by()
+    ):
+        (held.setdefault(item_id, set()) if round_ == 1 else others[item_id]).add(user_id)
+    orphaned: list[int] = []
+    cancelled: dict[tuple[int, int], int] = {}
+    for aid, item_id, user_id, status, round_ in (
+        Assignment.objects.filter(project=project, kind=rule.kind)
+        .values_list("pk", "target_item_id", "user_id", "status", "round")
+        .order_by()
+    ):
+        if round_ != 1:
+            others[item_id].add(user_id)
+        elif status == Assignment.Status.DONE or (status in OPEN and user_id in active):
+            held.setdefault(item_id, set()).add(user_id)
+        elif status in OPEN:
+            orphaned.append(aid)
+        else:
+            cancelled[(item_id, user_id)] = aid
+
+    excluded = {item_id: (author_id,) for item_id, author_id in authors.items()}
+    for item_id, users in others.items():
+        excluded[item_id] = (*excluded.get(item_id, ()), *users)
+    try:
+        slots = plan_balanced(units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded)
+    except PlanningError as exc:
+        raise InvalidInput(f"{rule.activity} needs {m} annotators per item besides its author; {exc}") from None
+
+    if orphaned:
+        Assignment.objects.filter(pk__in=orphaned).update(status=Assignment.Status.CANCELLED, lease_expires_at=None)
+    base = _next_position(project.pk, rule.kind)
+    to_create: list[tuple[int, int, int | None, int]] = []
+    reactivate: list[Assignment] = []
+    for slot in slots:
+        key = (slot.unit_id, slot.worker_id)
+        if key in cancelled:
+            reactivate.append(
+                Assignment(pk=cancelled.pop(key), position=base + slot.position, status=Assignment.Status.PENDING)
+            )
+        else:
+            to_create.append((slot.unit_id, slot.worker_id, authors.get(slot.unit_id), base + slot.position))
+    Assignment.objects.bulk_update(reactivate, ["position", "status"], batch_size=BULK_BATCH)
+    _insert_judge_assignments(project.pk, rule.kind, 1, to_create)
+    if len(rule.per_round) > 1:
+        # Only a rule with rounds reads the item's round (the next round is planned when the decision asks
+        # for one above it). A single-round rule leaves it at 0: marking 100,000 items is one UPDATE of
+        # 100,000 rows through the item table's 11 indexes, ~2 s of a ~12 s plan, for a value nothing reads.
+        _enter_round(project, entering, 1, everything=rule.share >= 1.0)
+    logger.info(
+        "judging.planned",
+        extra={"project": project.pk, "round": 1, "items": len(units), "assignments": len(to_create)},
+    )
+    return JudgingPlanSummary(
+        created=len(to_create),
+        reactivated=len(reactivate),
+        moved=len(orphaned),
+        items=len(units),
+        workers=len(annotators),
+    )
+
+
+def _enter_round(project: Project, item_ids: list[int], round_: int, *, everything: bool = False) -> None:
+    """Item.judging_round = round_ for items still in an earlier round."""
+    if not item_ids:
+        return
+    if everything and round_ == 1:
+        # The whole share: one statement instead of 100,000 ids (same rows: judgeable and not in judging).
+        Item.objects.filter(project=project, status__in=JUDGEABLE, judging_round=0).update(judging_round=1)
+        return
+    for start in range(0, len(item_ids), BULK_BATCH):
+        Item.objects.filter(pk__in=item_ids[start : start + BULK_BATCH], judging_round__lt=round_).update(
+            judging_round=round_
+        )
+
+
+def _next_position(project_id: int, kind: str) -> int:
+    # New work queues after the work already handed out.
+    top = Assignment.objects.filter(project_id=project_id, kind=kind).aggregate(top=Max("position"))["top"]
+    return 0 if top is None else top + 1
+
+
+def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> list[Assignment]:
+    """Plan round `round_` of one item whose decision asks for it; the caller holds the item's row lock.
+
+    Judges: `per_round[round_ - 1]` active annotators who are not the author and never judged the item
+    (nor hold any assignment for it), fewest open assignments first, ties in the project's annotator
+    order. The lock is what makes it happen once when two judges finish at the same moment: the second
+    waits, then sees `judging_round` already raised and the gold engine asks for nothing.
+    When too few are eligible the round gets those there are (logged); an admin re-plan can add more.
+    """
+    need = rule.per_round[round_ - 1]
+    blocked = set(Judgment.objects.filter(item=item, kind=rule.kind).values_list("user_id", flat=True))
+    blocked |= set(Assignment.objects.filter(target_item=item, kind=rule.kind).values_list("user_id", flat=True))
+    if item.author_id is not None:
+        blocked.add(item.author_id)
+    candidates = [u for u in _active_annotators(item.project) if u not in blocked]
+    loads = dict(
+        Assignment.objects.filter(project_id=item.project_id, kind=rule.kind, status__in=OPEN, user_id__in=candidates)
+        .values_list("user_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    ranks = annotator_ranks(project_annotators(project_ids=[item.project_id]).get(item.project_id, []))
+    chosen = pick_judges(candidates=candidates, loads=loads, ranks=ranks, need=need)
+    if len(chosen) < need:
+        logger.warning(
+            "judging.round_short",
+            extra={"item": item.pk, "round": round_, "needed": need, "eligible": len(chosen)},
+        )
+    base = _next_position(item.project_id, rule.kind)
+    now = timezone.now()
+    created = Assignment.objects.bulk_create(
+        [
+            Assignment(
+                project_id=item.project_id,
+                user_id=user_id,
+                kind=rule.kind,
+                round=round_,
+                target_item_id=item.pk,
+                target_author_id=item.author_id,
+                position=base + i,
+                created_at=now,
+            )
+            for i, user_id in enumerate(chosen)
+        ]
+    )
+    Item.objects.filter(pk=item.pk).update(judging_round=round_)
+    item.judging_round = round_
+    logger.info("judging.round_planned", extra={"item": item.pk, "round": round_, "judges": len(chosen)})
+    return created
+
+
+def pick_judges(*, candidates: list[int], loads: dict[int, int], ranks: dict[int, int], need: int) -> list[int]:
+    """Pure: the `need` candidates with the fewest open assignments, ties in annotator order."""
+    return sorted(candidates, key=lambda u: (loads.get(u, 0), rank_of(ranks, u)))[:need]
+
+
+@transaction.atomic
+def judging_plan_next_rounds(*, project: Project, seed: int | None = None) -> JudgingPlanSummary:
+    """Bulk catch-up: plan round n for every item whose gold decision asks for it and has none yet.
+
+    Undecided items already in judging are re-decided (qc.gold) to learn which round each asks for;
+    items in a round n >= 2 with fewer judges than the rule asks are topped up. Used after imports and
+    by benches; judgment_record plans the same rounds one item at a time as judgments arrive.
+    """
+    Project.objects.select_for_update().filter(pk=project.pk).get()
+    seed = project.plan_seed if seed is None else seed
+    rule = judging_rule_for(project)
+    empty = JudgingPlanSummary(created=0, reactivated=0, moved=0, items=0, workers=0)
+    if len(rule.per_round) < 2:
+        return empty
+    from qc.gold import gold_recompute_outcomes  # qc depends on annotation, not the reverse at import time
+
+    pending = dict(
+        Item.objects.filter(project=project, status=Item.Status.APPROVED, judging_round__gte=1)
+        .values_list("pk", "judging_round")
+        .order_by()
+    )
+    if not pending:
+        return empty
+    asks = gold_recompute_outcomes(item_ids=list(pending)).next_rounds
+    by_round: dict[int, set[int]] = defaultdict(set)
+    for item_id, round_ in asks.items():
+        by_round[round_].add(item_id)
+    for item_id, round_ in pending.items():
+        if round_ >= 2 and item_id not in asks:
+            by_round[round_].add(item_id)  # top-up of a short round
+    annotators = _active_annotators(project)
+    created = 0
+    planned_items = 0
+    for round_ in sorted(by_round):
+        if round_ > len(rule.per_round):
+            continue
+        item_ids = sorted(by_round[round_])
+        created += _plan_round_bulk(project, rule, round_, item_ids, annotators, seed)
+        _enter_round(project, [i for i in item_ids if i in asks], round_)
+        planned_items += len(item_ids)
+    logger.info(
+        "judging.next_rounds_planned", extra={"project": project.pk, "items": planned_items, "assignments": created}
+    )
+    return JudgingPlanSummary(created=created, reactivated=0, moved=0, items=planned_items, workers=len(annotators))
+
+
+def _plan_round_bulk(
+    project: Project, rule: JudgingRule, round_: int, item_ids: list[int], annotators: list[int], seed: int
+) -> int:
+    need = rule.per_round[round_ - 1]
+    ids = set(item_ids)
+    units, authors, statuses = [], {}, set()
+    for start in range(0, len(item_ids), BULK_BATCH):
+        for item_id, author_id, category_id, status in Item.objects.filter(
+            pk__in=item_ids[start : start + BULK_BATCH]
+        ).values_list("pk", "author_id", "concept__category_id", "status"):
+            statuses.add(status)
+            units.append(Unit(id=item_id, group=category_id or 0))
+            if author_id is not None:
+                authors[item_id] = author_id
+    held: dict[int, set[int]] = defaultdict(set)
+    excluded: dict[int, set[int]] = defaultdict(set)
+    for item_id, author_id in authors.items():
+        excluded[item_id].add(author_id)
+    active = set(annotators)
+    # Items planned here are mostly undecided (approved): the database leaves out the rows of items in
+    # other states, most of a project's once round 1 is in (~200,000 of 240,000 rows in bench/nli_rounds.py).
+    for item_id, user_id, r in (
+        Judgment.objects.filter(project=project, kind=rule.kind, item__status__in=statuses)
+        .values_list("item_id", "user_id", "round")
+        .order_by()
+    ):
+        if item_id in ids:
+            (held if r == round_ else excluded)[item_id].add(user_id)
+    for item_id, user_id, r, status in (
+        Assignment.objects.filter(project=project, kind=rule.kind, target_item__status__in=statuses)
+        .values_list("target_item_id", "user_id", "round", "status")
+        .order_by()
+    ):
+        if item_id not in ids:
+            continue
+        if r == round_ and (status == Assignment.Status.DONE or (status in OPEN and user_id in active)):
+            held[item_id].add(user_id)
+        else:
+            excluded[item_id].add(user_id)  # any other row would collide with the one-per-person constraint
+    try:
+        slots = plan_balanced(
+            units=units, workers=annotators, per_unit=need, seed=seed + round_, held=held, excluded=excluded
+        )
+    except PlanningError as exc:
+        raise InvalidInput(f"{rule.activity} round {round_} needs {need} more annotators per item; {exc}") from None
+    base = _next_position(project.pk, rule.kind)
+    _insert_judge_assignments(
+        project.pk,
+        rule.kind,
+        round_,
+        [(s.unit_id, s.worker_id, authors.get(s.unit_id), base + s.position) for s in slots],
+    )
+    return len(slots)
+
+
+def assignment_plan_cross_answers(*, project: Project, seed: int | None = None) -> JudgingPlanSummary:
+    """Round 1 of the project's judging (the name the cross-answering pages, API and tests use)."""
+    return judging_plan(project=project, seed=seed)
+
+
+def _insert_judge_assignments(
+    project_id: int, kind: str, round_: int, rows: list[tuple[int, int, int | None, int]]
+) -> None:
+    """Write new judge assignments (item, user, item author, position) in one bulk operation.
+
+    PostgreSQL gets COPY: a plan for 100,000 items is 500,000 rows, which COPY writes several times
+    faster than batched INSERTs built from model instances. Rows go in item order so that the indexes
+    on the item (and the unique item/user/kind one) grow at their right edge instead of at random
+    pages. Other databases (the SQLite demo) use bulk_create.
+    """
+    if not rows:
+        return
+    now = timezone.now()
+    if connection.vendor != "postgresql":
+        Assignment.objects.bulk_create(
+            [
+                Assignment(
+                    project_id=project_id,
+                    user_id=user_id,
+                    kind=kind,
+                    round=round_,
+                    target_item_id=item_id,
+                    target_author_id=author_id,
+                    position=position,
+                    created_at=now,
+                )
+                for item_id, user_id, author_id, position in rows
+            ],
+            batch_size=BULK_BATCH,
+        )
+        return
+    rows = sorted(rows)
+    meta = Assignment._meta
+    fields = ["project", "user", "kind", "round", "target_item", "target_author", "status", "position", "created_at"]
+    columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
+    table = connection.ops.quote_name(meta.db_table)
+    # COPY's text format built here: several times faster than psycopg's write_row per row. The kind
+    # comes from a task type's code, never from input; it must not hold COPY's separators.
+    if any(ch in kind for ch in "\t\n\\"):
+        raise ValueError(f"Unusable assignment kind {kind!r}.")
+    pending = Assignment.Status.PENDING.value
+    line = f"{project_id}\t{{}}\t{kind}\t{round_}\t{{}}\t{{}}\t{pending}\t{{}}\t{now.isoformat()}\n"
+    null = "\\N"
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for start in range(0, len(rows), BULK_BATCH):
+            copy.write(
+                "".join(
+                    line.format(user_id, item_id, null if author_id is None else author_id, position)
+                    for item_id, user_id, author_id, position in rows[start : start + BULK_BATCH]
+                )
+            )

@@ -1,0 +1,182 @@
+"""The nli task type (IndoNLI, Mahendra et al. 2021): a premise, six hypotheses per writer, validation
+in rounds (2, then +1, then +1) and gold when three labels agree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.task_types.base import (
+    ContractExamples,
+    DemoProject,
+    FieldChange,
+    GoldCase,
+    GoldOutcome,
+    JudgingRule,
+    JudgmentInput,
+    PayloadCheck,
+    TaskType,
+    register,
+)
+from annotation.task_types.nli import demo as nli_demo
+from annotation.task_types.nli import examples as nli_examples
+from annotation.task_types.nli import export as nli_export
+from annotation.task_types.nli import judging, payload, premises
+from annotation.task_types.nli import reports as nli_reports
+from annotation.task_types.nli.checks import HYPOTHESES_PER_PREMISE
+from annotation.task_types.nli.forms import NliAuthorForm, NliValidationForm, author_initial, author_payloads
+from annotation.task_types.nli.labels import LABELS, normalize_label
+from annotation.task_types.nli.rounds import ROUND_SIZES
+from annotation.task_types.nli.settings import SETTINGS, fill_validation_default, is_expert
+
+# QC error types for hypotheses: the validation instruction's errors (Appendix E) and the writing
+# instruction's criteria (Appendix D).
+NLI_ERROR_TYPES = [
+    ("ungrammatical", "Ungrammatical", "Not grammatical Indonesian (Appendix D, E)."),
+    ("incomplete", "Incomplete", "An unfinished or truncated sentence."),
+    ("punctuation", "Wrong punctuation", "Punctuation, spelling or capitalisation errors."),
+    ("not_one_sentence", "More than one sentence", "A hypothesis must be a single sentence."),
+    ("no_keyword", "No keyword of the premise", "It shares no keyword with the premise."),
+    ("copies_premise", "Copies the premise", "Identical to a sentence of the premise."),
+    ("wrong_label", "Wrong label", "The label does not follow from the premise."),
+    ("wrong_tags", "Wrong phenomenon tags", "The inference phenomena tagged are not the ones at work."),
+]
+
+
+@register
+class NliTaskType(TaskType):
+    name = "nli"
+    label = "NLI (premise + 6 hypotheses, validation rounds)"
+    author_template = "annotation/task_types/nli/author_form.html"
+    display_template = "annotation/task_types/nli/item_display.html"
+    answer_template = "annotation/task_types/nli/validation_form.html"
+    default_error_types = NLI_ERROR_TYPES
+    settings_spec = SETTINGS
+    labels = LABELS
+    items_per_unit = HYPOTHESES_PER_PREMISE
+    # one writer per premise (the paper): the project's authors_per_concept starts at this
+    authors_per_unit_default = 1
+    judgment_keys = dict(judging.KEYS)
+    gold_policy = judging.POLICY
+    agreement_level = "nominal"
+    benchmark = {"kind": "classification", "labels": list(LABELS)}
+
+    # --- settings ----------------------------------------------------------------------------------
+    def settings_clean(self, data: dict[str, Any]) -> dict[str, Any]:
+        return super().settings_clean(fill_validation_default(data) if isinstance(data, dict) else data)
+
+    def review_required(self, settings: dict[str, Any]) -> bool:
+        return bool(settings.get("qc_review", True))
+
+    # --- payload -----------------------------------------------------------------------------------
+    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
+        return payload.normalize(data)
+
+    def check_payload(self, payload_: dict[str, Any], *, concept: str | None) -> PayloadCheck:
+        return payload.check(payload_)
+
+    def form_class(self) -> type:
+        return NliAuthorForm
+
+    def form_initial(self, payload_: dict[str, Any]) -> dict[str, Any]:
+        return author_initial([payload_])
+
+    def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        return self.normalize_payload(author_payloads(cleaned_data)[0])
+
+    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
+        return payload.diff(old, new)
+
+    def summary(self, payload_: dict[str, Any]) -> str:
+        return payload.summary(payload_)
+
+    # --- authoring ---------------------------------------------------------------------------------
+    def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
+        return premises.unit_clean(data)
+
+    def unit_payloads_from_form(self, cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:
+        return author_payloads(cleaned_data)
+
+    def unit_form_initial(self, payloads: list[dict[str, Any]]) -> dict[str, Any]:
+        return author_initial(payloads)
+
+    def check_unit(
+        self,
+        payloads: list[dict[str, Any]],
+        *,
+        concept: str | None,
+        unit_data: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> PayloadCheck:
+        return payload.check_unit(payloads, premise=unit_data.get("text", ""), expert=is_expert(settings))
+
+    author_summary_template = "annotation/task_types/nli/author_summary.html"
+
+    def author_summary(self, payloads: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
+        return {"expert": is_expert(settings), "hypotheses": len(payloads), "tags": payload.tag_spread(payloads)}
+
+    units_help = (
+        "Premises, as CSV with a header text,source,topic,document_id (premise_id optional) or JSON Lines "
+        "with the same keys. source is wiki, news or web; each document gives at most the project's "
+        "premises per document, and a premise has at most its word limit. The sentence size is computed."
+    )
+
+    def units_parse(self, text: str, fmt: str, *, settings: dict[str, Any], existing: list[Any]) -> Any:
+        return premises.parse_premises(text, fmt, settings=settings, existing=existing)
+
+    # --- judging -----------------------------------------------------------------------------------
+    def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
+        per_round = tuple(ROUND_SIZES[n] for n in sorted(ROUND_SIZES))
+        return JudgingRule(
+            kind="validate",
+            per_round=per_round,
+            share=settings["validation_percent"] / 100,
+            activity="Validation",
+            judges="validators",
+            verb="validate",
+            verb_past="validated",
+        )
+
+    def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        return judging.judge_view(payload_, unit_data)
+
+    def answer_form_class(self) -> type:
+        return NliValidationForm
+
+    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
+        return judging.normalize_judgment(data)
+
+    # --- gold and agreement ------------------------------------------------------------------------
+    def gold_decide(self, case: GoldCase) -> GoldOutcome:
+        return judging.gold_decide(case)
+
+    def agreement_value(self, value: dict[str, Any]) -> Any:
+        try:
+            return normalize_label((value or {}).get("label"))
+        except ValueError:
+            return None
+
+    # --- reports and export (reports.py, export.py, splits.py) --------------------------------------
+    report_template = "annotation/task_types/nli/report.html"
+    export_fields = nli_export.EXPORT_FIELDS
+
+    def report_sections(self, rows: Any) -> dict[str, Any]:
+        return nli_reports.report_sections(rows)
+
+    def export_row(self, record: Any) -> dict[str, Any]:
+        return nli_export.export_row(record)
+
+    def export_split(self, record: Any) -> str:
+        return nli_export.export_split(record)
+
+    def parquet_schema(self) -> Any:
+        return nli_export.parquet_schema()
+
+    def datacard_text(self, stats: Any) -> str:
+        return nli_export.datacard_text(stats)
+
+    # --- demo and contract -------------------------------------------------------------------------
+    def demo(self) -> DemoProject:
+        return nli_demo.demo_project()
+
+    def contract_examples(self) -> ContractExamples:
+        return nli_examples.contract_examples()

@@ -1,0 +1,57 @@
+"""Judgments by round (reviewers and admins) and sending a judge's proposed correction to the author."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from annotation.errors import DomainError
+from annotation.models import Judgment
+from annotation.selectors import membership_for
+from annotation.selectors.rounds import PAGE_SIZE, judged_items_by_round, proposed_corrections
+from annotation.services.corrections import correction_send_to_author
+from annotation.views.common import REVIEW_ROLES, project_context, show_domain_error
+
+
+@login_required
+@require_GET
+def judging_rounds(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    project = membership.project
+    try:
+        page = max(int(request.GET.get("page", "1")), 1)
+    except ValueError:
+        page = 1
+    rows, total = judged_items_by_round(project=project, page=page)
+    max_round = max((max(row.rounds, default=0) for row in rows), default=0)
+    context = project_context(
+        membership,
+        rows=rows,
+        total=total,
+        page=page,
+        has_next=page * PAGE_SIZE < total,
+        round_numbers=list(range(1, max(max_round, max((r.item.judging_round for r in rows), default=0)) + 1)),
+        corrections=proposed_corrections(project=project),
+    )
+    return render(request, "annotation/judging_rounds.html", context)
+
+
+@login_required
+@require_POST
+def correction_send(request: HttpRequest, slug: str, judgment_id: int) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    # Another project's judgment is a 404, as if it did not exist.
+    if not Judgment.objects.filter(pk=judgment_id, project=membership.project).exists():
+        raise Http404("No such judgment.")
+    try:
+        item = correction_send_to_author(
+            judgment_id=judgment_id, reviewer=request.user, note=request.POST.get("note", "")
+        )
+    except DomainError as exc:
+        show_domain_error(request, exc)
+    else:
+        messages.success(request, f"Item #{item.pk} was sent back to its author with the proposed correction.")
+    return redirect("judging_rounds", slug=slug)

@@ -1,0 +1,172 @@
+"""The generic import engine: formats from the registry, all or nothing, idempotent, COPY on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from typing import ClassVar
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from annotation.errors import InvalidInput
+from annotation.importing.records import FileScan, Importer, ImportFileError, ImportJudgment, ImportRecord, ImportUnit
+from annotation.models import Item, Judgment
+from annotation.services import imports
+from annotation.services.imports import ImportFormat, import_formats, items_import
+from qc.models import GoldDecision
+from tests.annotation.importing.messy import messy_bytes, row
+from tests.api.conftest import db_state
+
+pytestmark = pytest.mark.django_db
+
+
+def _rows(n: int) -> bytes:
+    return "\n".join(json.dumps(row(f"q{i}", author=f"W{1 + i % 6}")) for i in range(n)).encode()
+
+
+def test_the_registry_lists_every_tasks_types_formats():
+    assert [(f.name, f.task_type) for f in import_formats()] == [
+        ("id-csqa", "csqa"),
+        ("indonli", "nli"),
+        ("mnli", "nli"),
+    ]
+    assert [f.name for f in import_formats(task_type="nli")] == ["indonli", "mnli"]
+
+
+def test_an_unknown_format_is_refused_with_the_known_ones():
+    before = db_state()
+
+    with pytest.raises(InvalidInput) as refused:
+        items_import(path_or_bytes=messy_bytes(), project_slug="x", format="squad", language="id")
+
+    assert refused.value.message == "Unknown import format “squad”; known formats: id-csqa, indonli, mnli."
+    assert db_state() == before
+
+
+class _BreaksHalfWay(Importer):
+    """Yields whole batches of good records, then finds the file unreadable."""
+
+    name = "breaks"
+    label = "test"
+    written: ClassVar[list[tuple[int, int]]] = []
+
+    def scan(self, stream, *, known_annotators, max_annotators):
+        return FileScan(annotators=("W1", "W2"), rows=7)
+
+    def records(self, stream, *, scan):
+        for i in range(6):
+            yield ImportRecord(
+                row=i + 1,
+                external_id=f"b{i}",
+                payload={"question": f"Q{i}?", "choices": ["a", "b", "c", "d", "e"], "answer": "A"},
+                unit=ImportUnit("culinary", f"c{i}"),
+                author="W1",
+                judgments=(ImportJudgment("W2", 1, {"answer": "A"}),),
+                judging_round=1,
+            )
+        half = Item.objects.filter(project__slug="half")
+        self.written.append((half.count(), GoldDecision.objects.filter(item__in=half).count()))
+        raise ImportFileError("Line 7 is broken; nothing was imported.")
+
+
+def test_a_file_refused_half_way_leaves_nothing_behind(monkeypatch):
+    """Three batches of two items were written and decided (COPY on PostgreSQL) before the file turned out bad."""
+    monkeypatch.setattr(imports, "import_format", lambda name: ImportFormat("breaks", "t", "csqa", _BreaksHalfWay()))
+    monkeypatch.setattr("annotation.importing.engine.BATCH", 2)
+    written = _BreaksHalfWay.written
+    written.clear()
+    before = db_state()
+
+    with pytest.raises(InvalidInput) as refused:
+        items_import(path_or_bytes=b"x", project_slug="half", format="breaks", language="id")
+
+    assert refused.value.message == "Line 7 is broken; nothing was imported."
+    assert written == [(6, 6)]
+    assert db_state() == before
+
+
+def test_reimporting_creates_nothing_and_counts_exactly():
+    first = items_import(path_or_bytes=_rows(30), project_slug="again", format="id-csqa", language="id")
+    state = db_state()
+
+    second = items_import(path_or_bytes=_rows(30), project_slug="again", format="id-csqa", language="id")
+    unchanged = db_state() == state
+    third = items_import(path_or_bytes=_rows(35), project_slug="again", format="id-csqa", language="id")
+
+    assert (first.items_created, first.judgments_created, first.annotators_created) == (30, 150, 6)
+    assert (second.items_created, second.items_existing, second.judgments_created, second.annotators_created) == (
+        0,
+        30,
+        0,
+        0,
+    )
+    assert (third.items_created, third.items_existing, third.judgments_created) == (5, 30, 25)
+    assert unchanged
+    assert (Item.objects.count(), Judgment.objects.count()) == (35, 175)
+
+
+def test_items_written_in_bulk_are_whole(monkeypatch):
+    """Items, versions and judgments of several batches: every item points at its version 1."""
+    monkeypatch.setattr("annotation.importing.engine.BATCH", 7)
+
+    summary = items_import(path_or_bytes=_rows(20), project_slug="bulk", format="id-csqa", language="id")
+
+    assert (summary.items_created, summary.judgments_created) == (20, 100)
+    items = list(Item.objects.filter(project__slug="bulk").select_related("current_version", "author", "concept"))
+    assert [(i.current_version.item_id, i.current_version.number) for i in items] == [(i.pk, 1) for i in items]
+    assert {(i.source, i.judging_round, i.concept.name) for i in items} == {("import", 1, "ketupat")}
+    assert items[0].current_version.payload == {
+        "question": "Kapan ketupat biasanya disajikan? (q0)",
+        "choices": ["Lebaran", "Natal", "Imlek", "Nyepi", "Waisak"],
+        "answer": "A",
+    }
+    assert items[0].current_version.note == "import (row 1)"
+    judgment = Judgment.objects.filter(item=items[0]).order_by("user__username").select_related("user").first()
+    assert (judgment.user.username, judgment.kind, judgment.round, judgment.value, judgment.item_author_id) == (
+        "bulk-w2",
+        "answer",
+        1,
+        {"answer": "A"},
+        items[0].author_id,
+    )
+    assert judgment.flags == {"uncertain": False, "question_ambiguous": False, "option_ambiguous": [False] * 5}
+
+
+def test_postgresql_writes_with_copy(monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY is PostgreSQL's")
+    from annotation.importing import engine
+
+    used: list[str] = []
+    monkeypatch.setattr(engine, "copy_lines", lambda model, fields, lines: used.append(model.__name__) or list(lines))
+    monkeypatch.setattr(engine, "reserve_ids", lambda model, n: list(range(10**6, 10**6 + n)))
+
+    items_import(path_or_bytes=_rows(3), project_slug="copy", format="id-csqa", language="id")
+
+    assert used == ["Item", "ItemVersion", "Judgment", "GoldDecision"]
+
+
+def test_import_items_command_refuses_an_unknown_format(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_bytes(messy_bytes())
+
+    with pytest.raises(CommandError) as refused:
+        call_command("import_items", str(path), "--project", "x", "--format", "csv")
+
+    assert str(refused.value) == "Unknown format “csv”; known formats: id-csqa, indonli, mnli."
+
+
+def test_import_items_and_import_csqa_print_the_same_summary(tmp_path):
+    path = tmp_path / "messy.json"
+    path.write_bytes(messy_bytes())
+    generic, alias = StringIO(), StringIO()
+
+    call_command("import_items", str(path), "--project", "one", "--format", "id-csqa", "--json", stdout=generic)
+    call_command("import_csqa", str(path), "--project", "two", "--language", "id", "--json", stdout=alias)
+
+    one, two = json.loads(generic.getvalue()), json.loads(alias.getvalue())
+    assert (one.pop("project"), two.pop("project")) == ("one", "two")
+    assert one == two
+    assert (one["format"], one["items_created"], one["judgments_created"]) == ("id-csqa", 7, 32)

@@ -1,0 +1,135 @@
+"""Writing six hypotheses per premise: one transaction, six items (slots 0..5), the unit's checks."""
+
+import pytest
+
+from annotation.errors import IllegalTransition, InvalidInput
+from annotation.models import Assignment, Item, ItemVersion
+from annotation.services.items import unit_save_draft, unit_submit
+from qc.services import review_approve, review_request_revision
+from tests.nli_world import SIX, make_nli_project, writing_assignment
+
+pytestmark = pytest.mark.django_db
+
+
+def _state(assignment):
+    assignment.refresh_from_db()
+    items = list(Item.objects.filter(assignment=assignment).order_by("slot").values_list("slot", "status"))
+    return assignment.status, items, ItemVersion.objects.filter(item__assignment=assignment).count()
+
+
+def test_submit_creates_six_items_in_slots():
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    items = unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX})
+    assert [(i.slot, i.status, i.concept_id, i.author_id) for i in items] == [
+        (slot, "submitted", assignment.concept_id, assignment.user_id) for slot in range(6)
+    ]
+    assert [i.current_version.payload for i in Item.objects.filter(assignment=assignment).order_by("slot")] == SIX
+    assert _state(assignment)[0] == "done"
+
+
+def test_refused_submission_changes_nothing():
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    before = _state(assignment)
+    three_entailments = [dict(p) for p in SIX]
+    three_entailments[5] = {**SIX[5], "label": "entailment"}
+    with pytest.raises(InvalidInput) as exc:
+        unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": three_entailments})
+    assert exc.value.field_errors == {
+        "hypotheses": ["Write 2 hypotheses per label; there are 3 entailment, 1 neutral, 2 contradiction."]
+    }
+    with pytest.raises(InvalidInput) as exc:
+        unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX[:5]})
+    assert exc.value.field_errors == {"items": ["Give a list of 6 items."]}
+    with pytest.raises(InvalidInput) as exc:
+        unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": [*SIX[:5], {"label": "maybe"}]})
+    assert exc.value.field_errors == {"label_6": ["Choose one of entailment, neutral, contradiction."]}
+    assert _state(assignment) == before == ("pending", [], 0)
+
+
+def test_expert_project_needs_tags():
+    world = make_nli_project(expert=True)
+    assignment = writing_assignment(world)
+    untagged = [{**p, "tags": []} for p in SIX]
+    with pytest.raises(InvalidInput) as exc:
+        unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": untagged})
+    assert sorted(exc.value.field_errors) == [f"tags_{i}" for i in range(1, 7)]
+    assert _state(assignment) == ("pending", [], 0)
+    unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX})
+    assert _state(assignment)[1] == [(slot, "submitted") for slot in range(6)]
+
+
+def test_warning_needs_a_justification():
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    doubtful = [dict(p) for p in SIX]
+    doubtful[4] = {**SIX[4], "hypothesis": "Cuaca hari ini cerah sekali."}
+    with pytest.raises(InvalidInput) as exc:
+        unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": doubtful})
+    assert exc.value.field_errors == {"hypothesis_5": ["Hypothesis 5 shares no keyword with the premise."]}
+    assert _state(assignment) == ("pending", [], 0)
+    items = unit_submit(
+        assignment_id=assignment.pk, user=assignment.user, data={"items": doubtful}, justification="Cuaca Nias."
+    )
+    assert {i.current_version.justification for i in items} == {"Cuaca Nias."}
+
+
+def test_draft_then_submit():
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    half = [*SIX[:3], {}, {}, {}]
+    items = unit_save_draft(assignment_id=assignment.pk, user=assignment.user, data={"items": half})
+    assert [(i.slot, i.status) for i in items] == [(slot, "draft") for slot in range(6)]
+    assert _state(assignment)[0] == "active"
+    unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX})
+    assert _state(assignment) == ("done", [(slot, "submitted") for slot in range(6)], 6)
+    with pytest.raises(IllegalTransition):
+        unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX})
+
+
+def test_without_qc_review_submitted_is_approved():
+    world = make_nli_project(qc_review=False)
+    assignment = writing_assignment(world)
+    unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX})
+    assert _state(assignment)[1] == [(slot, "approved") for slot in range(6)]
+
+
+def test_revision_changes_only_the_item_sent_back():
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    items = unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX})
+    for item in items:
+        if item.slot == 3:
+            review_request_revision(
+                item_id=item.pk,
+                version_id=item.current_version_id,
+                reviewer=world.reviewer,
+                feedback="Pakai angka lain.",
+                error_type_codes=["wrong_label"],
+            )
+        else:
+            review_approve(item_id=item.pk, version_id=item.current_version_id, reviewer=world.reviewer)
+    revised = [dict(p) for p in SIX]
+    revised[0] = {**SIX[0], "hypothesis": "Diubah diam-diam: Gunungsitoli di Nias."}
+    revised[3] = {**SIX[3], "hypothesis": "Gunungsitoli berjarak 500 mil laut dari Sibolga."}
+    unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": revised})
+    rows = {
+        i.slot: (i.status, i.current_version.number, i.current_version.payload["hypothesis"])
+        for i in Item.objects.filter(assignment=assignment).select_related("current_version")
+    }
+    assert rows[0] == ("approved", 1, SIX[0]["hypothesis"])
+    assert rows[3] == ("submitted", 2, "Gunungsitoli berjarak 500 mil laut dari Sibolga.")
+    assert [rows[s][0] for s in range(6)] == ["approved"] * 3 + ["submitted"] + ["approved"] * 2
+
+
+def test_someone_elses_assignment_is_refused():
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    other = next(u for u in world.annotators if u.pk != assignment.user_id)
+    from annotation.errors import NotAllowed
+
+    with pytest.raises(NotAllowed):
+        unit_submit(assignment_id=assignment.pk, user=other, data={"items": SIX})
+    assert _state(assignment) == ("pending", [], 0)
+    assert Assignment.objects.filter(project=world.project, kind="author").count() == 2

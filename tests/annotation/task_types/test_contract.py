@@ -1,0 +1,105 @@
+"""The plugin contract, run over every registered task type on its own tiny examples (contract_examples)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.http import QueryDict
+
+from annotation.errors import InvalidInput
+from annotation.importing.records import ImportRecord, RowIssue
+from annotation.task_types import registered_task_types
+from annotation.task_types.base import ContractExamples
+
+TASK_TYPES = registered_task_types()
+
+
+def _examples(task_type):
+    examples = task_type.contract_examples()
+    if examples is None:
+        pytest.skip(f"{task_type.name} gives no contract_examples() yet")
+    assert isinstance(examples, ContractExamples), f"{task_type.name}: return a ContractExamples (base.py)"
+    return examples
+
+
+@pytest.fixture(params=TASK_TYPES, ids=[tt.name for tt in TASK_TYPES])
+def task_type(request):
+    return request.param
+
+
+def test_settings_round_trip_and_unknown_ones_are_refused(task_type):
+    defaults = task_type.settings_defaults()
+
+    assert task_type.settings_clean(defaults) == defaults
+    assert task_type.settings_clean({}) == defaults
+    with pytest.raises(InvalidInput) as refused:
+        task_type.settings_clean({**defaults, "no_such_setting": 1})
+    assert "no_such_setting" in refused.value.field_errors
+
+
+def test_payload_check_accepts_the_valid_example_and_refuses_the_invalid_one(task_type):
+    examples = _examples(task_type)
+
+    valid = task_type.check_payload(task_type.normalize_payload(examples.payload_valid), concept=examples.concept)
+    invalid = task_type.check_payload(task_type.normalize_payload(examples.payload_invalid), concept=examples.concept)
+
+    assert (valid.ok, valid.errors, valid.warnings) == (True, {}, {})
+    assert invalid.errors != {}
+
+
+def test_judging_form_validates_a_tiny_judgment(task_type):
+    examples = _examples(task_type)
+    form_class = task_type.answer_form_class()
+    if form_class is None:
+        assert task_type.judging_rule(task_type.settings_defaults()) is None
+        return
+    data = QueryDict(mutable=True)
+    for key, value in examples.judgment_form_data.items():
+        data.setlist(key, value if isinstance(value, list) else [value])
+
+    form = form_class(data, initial=form_class.initial_for(task_type.own_judgment(None)))
+
+    assert form.is_valid(), form.errors
+    clean = task_type.normalize_judgment(form.judgment_data())
+    assert clean.value != {}
+    assert set(task_type.judgment_keys.values()) <= {str(v) for v, _ in form.fields[next(iter(form.fields))].choices}
+    assert task_type.judging_rule(task_type.settings_defaults()).kind
+
+
+def test_gold_decision_on_a_tiny_case(task_type):
+    examples = _examples(task_type)
+
+    assert task_type.gold_decide(examples.gold_case) == examples.gold_outcome
+    assert task_type.gold_policy
+
+
+def test_export_row_has_exactly_the_export_fields(task_type):
+    examples = _examples(task_type)
+    record = examples.export_record
+
+    row = task_type.export_row(record)
+
+    assert tuple(row) == tuple(task_type.export_fields)
+    assert isinstance(task_type.export_split(record), str) and task_type.export_split(record)
+    line = task_type.export_jsonl(record)
+    if line is not None:
+        assert line == json.dumps(row, ensure_ascii=False)
+
+
+def test_every_importer_parses_its_tiny_file(task_type):
+    examples = _examples(task_type)
+    importers = task_type.importers()
+
+    assert set(examples.import_files) == set(importers)
+    for name, data in examples.import_files.items():
+        importer = importers[name]
+        scan = importer.scan(io.BytesIO(data), known_annotators=[], max_annotators=100)
+        out = list(importer.records(io.BytesIO(data), scan=scan))
+        assert [o for o in out if isinstance(o, RowIssue)] == [], name
+        records = [o for o in out if isinstance(o, ImportRecord)]
+        assert records, name
+        for record in records:
+            check = task_type.check_payload(record.payload, concept=record.unit.name if record.unit else None)
+            assert check.errors == {}, (name, record.external_id, check.errors)
