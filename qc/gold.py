@@ -17,12 +17,12 @@ from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import TextField
-from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.models import Item, Judgment, Project
+from annotation.services.judging import ids_in
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow, TaskType
 from qc.batching import batched, fewer_gc_passes
@@ -70,16 +70,6 @@ def _decoded(text: str | None) -> dict[str, Any]:
     # Few distinct values and flag sets across many judgments: decode each once. The dicts are shared,
     # so task types must treat JudgmentRow.value and .flags as read-only.
     return json.loads(text) if text else {}
-
-
-def _ids(ids: Iterable[int]) -> Iterable[int] | RawSQL:
-    """The right side of an `__in` filter on a batch of ids.
-
-    PostgreSQL gets them as one array parameter: 2,000 separate placeholders per query cost ~4 s of a
-    120,000-item recompute in Django's query building and psycopg's placeholder conversion."""
-    if connection.vendor == "postgresql":
-        return RawSQL("SELECT unnest(%s::bigint[])", (list(ids),))
-    return list(ids)
 
 
 def _item_status(current: str, outcome: str) -> str:
@@ -135,7 +125,7 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
     """Decide and save one batch; the batch's items are locked (ordered by pk) until the transaction ends."""
     items = list(
         Item.objects.select_for_update(of=("self",))
-        .filter(pk__in=_ids(batch), status__in=DECIDABLE)
+        .filter(pk__in=ids_in(batch), status__in=DECIDABLE)
         .order_by("pk")
         .values_list(
             "pk",
@@ -154,7 +144,7 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
     by_item: dict[int, list[tuple]] = defaultdict(list)
     # Values and flags as text, decoded once per distinct text: 500,000 judgments hold few of them.
     for jid, item_id, user_id, kind, round_, value, flags in (
-        Judgment.objects.filter(item_id__in=_ids([i[0] for i in items]))
+        Judgment.objects.filter(item_id__in=ids_in([i[0] for i in items]))
         .values_list(
             "pk", "item_id", "user_id", "kind", "round", Cast("value", TextField()), Cast("flags", TextField())
         )
@@ -207,7 +197,7 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
     _save_decisions(decisions)
     now = timezone.now()
     for (new_status, new_reason), ids in status_changes.items():
-        Item.objects.filter(pk__in=_ids(ids)).update(status=new_status, status_reason=new_reason, updated_at=now)
+        Item.objects.filter(pk__in=ids_in(ids)).update(status=new_status, status_reason=new_reason, updated_at=now)
 
 
 class _Decision(NamedTuple):

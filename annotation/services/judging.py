@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.db.models import Count, Max
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
@@ -59,6 +61,16 @@ def in_share(*, seed: int, item_id: int, share: float) -> bool:
         return True
     digest = hashlib.blake2b(f"{seed}:{item_id}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") / 2**64 < share
+
+
+def ids_in(ids: Iterable[int]) -> list[int] | RawSQL:
+    """The right side of an `__in` filter on a batch of ids.
+
+    PostgreSQL gets them as one array parameter: thousands of separate placeholders per query cost
+    seconds in Django's query building and psycopg's placeholder conversion at 120,000 items."""
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", (list(ids),))
+    return list(ids)
 
 
 def _active_annotators(project: Project) -> list[int]:
@@ -182,7 +194,7 @@ def _enter_round(project: Project, item_ids: list[int], round_: int, *, everythi
         Item.objects.filter(project=project, status__in=JUDGEABLE, judging_round=0).update(judging_round=1)
         return
     for start in range(0, len(item_ids), BULK_BATCH):
-        Item.objects.filter(pk__in=item_ids[start : start + BULK_BATCH], judging_round__lt=round_).update(
+        Item.objects.filter(pk__in=ids_in(item_ids[start : start + BULK_BATCH]), judging_round__lt=round_).update(
             judging_round=round_
         )
 
@@ -303,7 +315,7 @@ def _plan_round_bulk(
     units, authors, statuses = [], {}, set()
     for start in range(0, len(item_ids), BULK_BATCH):
         for item_id, author_id, category_id, status in Item.objects.filter(
-            pk__in=item_ids[start : start + BULK_BATCH]
+            pk__in=ids_in(item_ids[start : start + BULK_BATCH])
         ).values_list("pk", "author_id", "concept__category_id", "status"):
             statuses.add(status)
             units.append(Unit(id=item_id, group=category_id or 0))
