@@ -138,8 +138,8 @@ def test_copy_save_writes_the_same_rows_as_the_upsert_special_characters_include
 
     import qc.gold
 
-    if connection.vendor != "postgresql":
-        pytest.skip("the COPY save is PostgreSQL's")
+    # The COPY save is PostgreSQL's: a run on another database must fail here, not pass quietly.
+    assert connection.vendor == "postgresql"
     project, people = make_project(annotators=6)
     items = [make_item(project, people[0], answer="B", question=f"Q{i}") for i in range(3)]
     GoldDecision.objects.create(item=items[0], policy="old", outcome="pending", reason="old", details={"x": 1})

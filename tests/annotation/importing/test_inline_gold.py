@@ -21,8 +21,7 @@ DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 
 def _mnli_head(lines: int) -> bytes:
     path = DATA / "mnli-id" / "dev.jsonl"
-    if not path.exists():
-        pytest.skip(f"{path} is not present")
+    assert path.exists(), f"{path} is missing (../shared/data, see its README.md)"
     with path.open("rb") as handle:
         return b"".join(handle.readline() for _ in range(lines))
 

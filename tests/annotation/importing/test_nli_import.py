@@ -41,8 +41,8 @@ def _counts():
     return (Project.objects.count(), Membership.objects.count(), Concept.objects.count(), Item.objects.count())
 
 
-@pytest.mark.skipif(not MNLI.exists(), reason="../shared/data/mnli-id is not here")
 def test_mnli_dev_is_replayed_through_the_rounds():
+    assert MNLI.exists(), f"{MNLI} is missing (../shared/data, see its README.md)"
     rows = _lines(MNLI)
     expected = {r["pairid"]: _protocol_rounds([r[f"label{n}"] for n in range(1, 6)]) for r in rows}
     per_round = Counter(n for rounds in expected.values() for n, labels in rounds.items() for _ in labels)
@@ -91,8 +91,7 @@ def test_mnli_dev_is_replayed_through_the_rounds():
 @pytest.mark.parametrize("name", ["val.jsonl", "test_lay.jsonl"])
 def test_indonli_release_files_import_with_exact_counts(name):
     path = DATA / "indonli" / name
-    if not path.exists():
-        pytest.skip(f"{path} is not here")
+    assert path.exists(), f"{path} is missing (../shared/data, see its README.md)"
     rows = _lines(path)
 
     summary = items_import(path_or_bytes=path, project_slug="indonli", format="indonli", language="id")
