@@ -116,17 +116,29 @@ class IndoNliImporter(Importer):
         return _scan(read_indonli(stream), ())
 
     def records(self, stream: BinaryStream, *, scan: FileScan) -> Iterator[ImportRecord | RowIssue]:
-        ids = _Ids()
-        for row in read_indonli(stream):
-            if isinstance(row, RefusedLine):  # the scan refused the file already; the file changed since
-                raise _refuse([row])
-            external_id, issue = ids.check(row.pair_id, row.line)
-            if issue is not None:
-                yield issue
-            if not external_id:
-                continue
-            yield from _issues(row.notes, external_id)
-            yield _indonli_record(row, external_id)
+        for row, external_id in _identified(read_indonli(stream)):
+            if isinstance(row, RowIssue):
+                yield row
+            else:
+                yield _indonli_record(row, external_id)
+
+
+def _identified(rows: Iterable[Any]) -> Iterator[tuple[Any, str]]:
+    """The rows of a file with their external ids (a repeated pair id gets `#2`), and, in their place,
+    the issues of each row (as (issue, "") pairs). A refused line means the file changed since the scan
+    refused it: refuse it again."""
+    ids = _Ids()
+    for row in rows:
+        if isinstance(row, RefusedLine):
+            raise _refuse([row])
+        external_id, issue = ids.check(row.pair_id, row.line)
+        if issue is not None:
+            yield issue, ""
+        if not external_id:
+            continue
+        for note_issue in _issues(row.notes, external_id):
+            yield note_issue, ""
+        yield row, external_id
 
 
 def _indonli_record(row: IndoNliRow, external_id: str) -> ImportRecord:
@@ -173,16 +185,10 @@ class MnliImporter(Importer):
         return _scan(read_mnli(stream), (MNLI_AUTHOR, *MNLI_VALIDATORS))
 
     def records(self, stream: BinaryStream, *, scan: FileScan) -> Iterator[ImportRecord | RowIssue]:
-        ids = _Ids()
-        for row in read_mnli(stream):
-            if isinstance(row, RefusedLine):
-                raise _refuse([row])
-            external_id, issue = ids.check(row.pair_id, row.line)
-            if issue is not None:
-                yield issue
-            if not external_id:
+        for row, external_id in _identified(read_mnli(stream)):
+            if isinstance(row, RowIssue):
+                yield row
                 continue
-            yield from _issues(row.notes, external_id)
             record, issues = _mnli_record(row, external_id)
             yield from issues
             yield record
