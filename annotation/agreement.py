@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import krippendorff
 import numpy as np
@@ -141,3 +142,20 @@ def group_counts(counts: Mapping[tuple[Hashable, Hashable], int], group_of: Mapp
     for (r, c), n in counts.items():
         grouped[(group_of.get(r, ""), group_of.get(c, ""))] += n
     return grouped
+
+
+UNKNOWN_REGION = "(unknown)"
+
+
+def conflict_tables(counts: Mapping[tuple[Hashable, Hashable], int], annotators: Sequence[Any]) -> dict[str, Any]:
+    """Conflict counts by user id (conflict_counts) as the reports' two tables: answerer x creator by
+    annotator code, and the same grouped by region. `annotators` (.user_id, .code, .region) in order."""
+    code = {a.user_id: a.code for a in annotators}
+    by_code = Counter({(code[r], code[c]): n for (r, c), n in counts.items() if r in code and c in code})
+    codes = [a.code for a in annotators]
+    region_of = {a.code: a.region or UNKNOWN_REGION for a in annotators}
+    regions = list(dict.fromkeys(region_of[c] for c in codes))
+    return {
+        "conflicts": {"annotators": codes, "counts": matrix(by_code, codes)},
+        "conflicts_by_region": {"regions": regions, "counts": matrix(group_counts(by_code, region_of), regions)},
+    }

@@ -7,21 +7,18 @@ paths over a nominal value (the task type's agreement_key and agreement_domain) 
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from django.db.models.fields.json import KT, KeyTextTransform
 
-from annotation.annotators import Annotator, project_annotators
+from annotation.agreement import conflict_tables
+from annotation.annotators import project_annotators
 from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
-from qc.agreement import alpha_nominal_counts, conflict_counts, group_counts, matrix, value_counts
+from qc.agreement import alpha_nominal_counts, conflict_counts, value_counts
 from qc.gold import DECIDABLE
 from qc.reports.rows import report_rows
-
-UNKNOWN_REGION = "(unknown)"
 
 
 def report_sections(*, project: Project) -> dict[str, Any]:
@@ -113,16 +110,4 @@ def conflicts_for_project(*, project: Project) -> dict[str, Any]:
         )
         .order_by()
     )
-    return _conflicts(conflict_counts(rows), annotators)
-
-
-def _conflicts(counts: Counter, annotators: Sequence[Annotator]) -> dict[str, Any]:
-    code = {a.user_id: a.code for a in annotators}
-    by_code = Counter({(code[r], code[c]): n for (r, c), n in counts.items() if r in code and c in code})
-    codes = [a.code for a in annotators]
-    region_of = {a.code: a.region or UNKNOWN_REGION for a in annotators}
-    regions = list(dict.fromkeys(region_of[c] for c in codes))
-    return {
-        "conflicts": {"annotators": codes, "counts": matrix(by_code, codes)},
-        "conflicts_by_region": {"regions": regions, "counts": matrix(group_counts(by_code, region_of), regions)},
-    }
+    return conflict_tables(conflict_counts(rows), annotators)

@@ -19,16 +19,14 @@ from annotation.agreement import (
     alpha_nominal_counts,
     cohen_kappa_pairs,
     conflict_counts,
-    group_counts,
+    conflict_tables,
     majority,
-    matrix,
     value_counts,
 )
 from annotation.task_types.base import ReportRows
 from annotation.task_types.csqa.payload import LABELS
 
 LABEL_INDEX = {label: i for i, label in enumerate(LABELS)}
-UNKNOWN_REGION = "(unknown)"
 
 
 @dataclass(frozen=True)
@@ -84,18 +82,6 @@ def report_inputs(rows: ReportRows, *, project: str = "") -> ReportInputs:
             )
         )
     return ReportInputs(project=project, annotators=list(rows.annotators), items=items, answers=answers)
-
-
-def _conflicts(counts: Counter, annotators: Sequence[Any]) -> dict[str, Any]:
-    code = {a.user_id: a.code for a in annotators}
-    by_code = Counter({(code[r], code[c]): n for (r, c), n in counts.items() if r in code and c in code})
-    codes = [a.code for a in annotators]
-    region_of = {a.code: a.region or UNKNOWN_REGION for a in annotators}
-    regions = list(dict.fromkeys(region_of[c] for c in codes))
-    return {
-        "conflicts": {"annotators": codes, "counts": matrix(by_code, codes)},
-        "conflicts_by_region": {"regions": regions, "counts": matrix(group_counts(by_code, region_of), regions)},
-    }
 
 
 def _alpha(per_item: list[list[str | None]]) -> float | None:
@@ -228,7 +214,7 @@ def build_csqa_report(inputs: ReportInputs, *, min_shared_for_kappa: int = 2) ->
             for uid in listed
         ],
         "kappa": [{"a": k.a, "b": k.b, "items": k.items, "kappa": k.kappa} for k in kappas],
-        **_conflicts(counts, annotators),
+        **conflict_tables(counts, annotators),
     }
 
 
