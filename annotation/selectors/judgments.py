@@ -15,7 +15,7 @@ from django.http import Http404
 
 from annotation.annotators import project_annotators
 from annotation.models import Assignment, Item, Judgment, Project
-from annotation.services.judging import JUDGEABLE as ANSWERABLE
+from annotation.services.judging import JUDGEABLE
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgmentInput
 
@@ -77,11 +77,11 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
     annotator, items by decision status. Five grouped queries whatever the project's size."""
     rule = get_task_type(project.task_type).judging_rule(project_settings(project))
     m, kind = (rule.per_round[0], rule.kind) if rule is not None else (0, "")
-    items = Item.objects.filter(project=project, status__in=ANSWERABLE)
+    items = Item.objects.filter(project=project, status__in=JUDGEABLE)
     by_status = dict(items.values_list("status").annotate(n=Count("id")).order_by())
     n_items = sum(by_status.values())
     answers = Counter(
-        Judgment.objects.filter(project=project, kind=kind, item__status__in=ANSWERABLE)
+        Judgment.objects.filter(project=project, kind=kind, item__status__in=JUDGEABLE)
         .values_list("item_id")
         .annotate(n=Count("id"))
         .order_by()
@@ -89,7 +89,7 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
     )
     # Planned answerers of an item: open or done answer assignments (cancelled ones were moved).
     planned = Counter(
-        Assignment.objects.filter(project=project, kind=kind, target_item__status__in=ANSWERABLE)
+        Assignment.objects.filter(project=project, kind=kind, target_item__status__in=JUDGEABLE)
         .exclude(status=Assignment.Status.CANCELLED)
         .values_list("target_item_id")
         .annotate(n=Count("id"))
@@ -112,7 +112,7 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
         "fully_planned": sum(n for k, n in planned.items() if k >= m),
         "histogram": _histogram(answers, planned, n_items, m),
         "status_counts": [
-            (value, label, by_status.get(value, 0)) for value, label in Item.Status.choices if value in ANSWERABLE
+            (value, label, by_status.get(value, 0)) for value, label in Item.Status.choices if value in JUDGEABLE
         ],
         "annotators": [
             {

@@ -14,9 +14,6 @@ from annotation.models import Assignment, Item, Judgment
 from annotation.services.judging import JUDGEABLE, judging_plan_item_round
 from annotation.task_types import get_task_type, project_settings
 
-# The name callers used before judging became generic.
-ANSWERABLE = JUDGEABLE
-
 
 @transaction.atomic
 def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any]) -> Judgment:
