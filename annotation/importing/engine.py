@@ -24,6 +24,7 @@ from django.db import connection
 from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
+from annotation.foreign_keys import BulkWrite, references_checked_once
 from annotation.importing.bulkwrite import NULL, SharedJson, copy_json, copy_lines, copy_text, reserve_ids
 from annotation.importing.records import Importer, ImportRecord, RowIssue
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project
@@ -179,12 +180,27 @@ def import_records(
     result = EngineResult()
     units = _Units(project)
     decider = _Decider(project, importer, gold, users) if gold is not None else None
-    writer = _CopyWriter if connection.vendor == "postgresql" else _OrmWriter
-    write = writer(project, importer, users, decider, gold)
+    with references_checked_once() as bulk:
+        writer = _CopyWriter if connection.vendor == "postgresql" else _OrmWriter
+        write = writer(project, importer, users, decider, gold, bulk)
+        _import_batches(project, importer, records, units, write, result, batch_size or BATCH)
+    result.categories_created, result.concepts_created = units.categories_created, units.concepts_created
+    return result
+
+
+def _import_batches(
+    project: Project,
+    importer: Importer,
+    records: Iterable[ImportRecord | RowIssue],
+    units: _Units,
+    write: _Writer,
+    result: EngineResult,
+    batch_size: int,
+) -> None:
     # Into a project without items (the caller holds its row lock) nothing can exist yet: the query per
     # batch is skipped. Importers yield an external id once per file (ImportRecord).
     had_items = Item.objects.filter(project=project).exists()
-    for batch in _batches(records, batch_size or BATCH):
+    for batch in _batches(records, batch_size):
         rows = [r for r in batch if isinstance(r, ImportRecord)]
         result.issues.extend(r for r in batch if isinstance(r, RowIssue))
         existing = (
@@ -217,8 +233,6 @@ def import_records(
         result.judgments_created += judgments
         for record, decision in zip(new, decisions, strict=True):
             result.issues.extend(importer.gold_issues(record, decision.details if decision is not None else None))
-    result.categories_created, result.concepts_created = units.categories_created, units.concepts_created
-    return result
 
 
 def _unit_id(record: ImportRecord, concept_ids: dict[tuple[str, str], int]) -> int | None:
@@ -249,8 +263,10 @@ class _Writer:
         users: dict[str, int],
         decider: _Decider | None,
         gold: GoldRules | None,
+        bulk: BulkWrite,
     ) -> None:
         self.project, self.importer, self.users, self.decider, self.gold = project, importer, users, decider, gold
+        self.bulk = bulk
 
     def _decide(self, records: list[ImportRecord], judgment_ids: list[Sequence[int]]) -> list[Decision | None]:
         if self.decider is None:
@@ -259,9 +275,10 @@ class _Writer:
 
 
 class _CopyWriter(_Writer):
-    """Items, versions, judgments and gold decisions of a batch in four COPYs. Item.current_version
-    points at a version written after it: the foreign key is checked at commit (Django makes it
-    DEFERRABLE)."""
+    """Items, versions, judgments and gold decisions of a batch in four COPYs, their foreign keys
+    checked once for the whole import (annotation.foreign_keys) where the database role may, else by
+    PostgreSQL at commit (Django makes them DEFERRABLE: Item.current_version points at a version
+    written after it)."""
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -282,12 +299,21 @@ class _CopyWriter(_Writer):
         user_text = self.user_text
         authors = [user_text.get(r.author, NULL) if r.author else NULL for r in records]
         rows = list(zip(records, item_ids, version_ids, authors, strict=True))
-        copy_lines(Item, ITEM_FIELDS, self._item_lines(rows, decisions, concept_ids, now))
-        copy_lines(ItemVersion, VERSION_FIELDS, self._version_lines(rows, now))
-        copy_lines(Judgment, JUDGMENT_FIELDS, self._judgment_lines(rows, judgment_ids, now))
+        all_judgment_ids = [i for ids in judgment_ids for i in ids]
+        gold_ids = reserve_ids(self.gold.model, sum(d is not None for d in decisions)) if self.gold else []
+        bulk = self.bulk
+        with bulk.triggers_off():
+            copy_lines(Item, ITEM_FIELDS, self._item_lines(rows, decisions, concept_ids, now))
+            copy_lines(ItemVersion, VERSION_FIELDS, self._version_lines(rows, now))
+            copy_lines(Judgment, JUDGMENT_FIELDS, self._judgment_lines(rows, judgment_ids, now))
+            if self.gold is not None:
+                copy_lines(self.gold.model, GOLD_FIELDS, self._gold_lines(gold_ids, item_ids, decisions, now))
+        bulk.wrote(Item, item_ids)
+        bulk.wrote(ItemVersion, version_ids)
+        bulk.wrote(Judgment, all_judgment_ids)
         if self.gold is not None:
-            copy_lines(self.gold.model, GOLD_FIELDS, self._gold_lines(item_ids, decisions, now))
-        return decisions, sum(len(ids) for ids in judgment_ids)
+            bulk.wrote(self.gold.model, gold_ids)
+        return decisions, len(all_judgment_ids)
 
     def _item_lines(self, rows, decisions, concept_ids, now) -> Iterator[str]:
         head = self.item_head
@@ -320,12 +346,13 @@ class _CopyWriter(_Writer):
                     f"{shared(j.flags)}\t{comment}{tail}"
                 )
 
-    def _gold_lines(self, item_ids, decisions, now) -> Iterator[str]:
+    def _gold_lines(self, gold_ids, item_ids, decisions, now) -> Iterator[str]:
+        gold_id = iter(gold_ids)
         for item_id, d in zip(item_ids, decisions, strict=True):
             if d is not None:
                 ids = ", ".join(map(str, d.judgment_ids))
                 yield (
-                    f"{item_id}\t{copy_text(d.policy)}\t{copy_text(d.outcome)}\t{copy_text(d.reason)}\t"
+                    f"{next(gold_id)}\t{item_id}\t{copy_text(d.policy)}\t{copy_text(d.outcome)}\t{copy_text(d.reason)}\t"
                     f"{copy_json(d.details)}\t[{ids}]\t{now}\n"
                 )
 
@@ -371,7 +398,7 @@ JUDGMENT_FIELDS = (
     "created_at",
     "updated_at",
 )
-GOLD_FIELDS = ("item", "policy", "outcome", "reason", "details", "judgment_ids", "computed_at")
+GOLD_FIELDS = ("id", "item", "policy", "outcome", "reason", "details", "judgment_ids", "computed_at")
 
 
 class _OrmWriter(_Writer):

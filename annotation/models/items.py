@@ -21,10 +21,13 @@ class Item(models.Model):
         LLM_ADAPT = "llm_adapt", "LLM adapted"
         IMPORT = "import", "Imported"
 
-    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="items")
+    # Lookups by project (and by project and status) use the (project, status) index, lookups by
+    # assignment the unique (assignment, slot) one: single-column indexes on them, or on status alone
+    # (every query of items names the project), would only slow down each bulk write and status update.
+    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="items", db_index=False)
     task_type = models.CharField(max_length=40)
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.HUMAN)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="authored_items"
     )
@@ -40,6 +43,7 @@ class Item(models.Model):
         on_delete=models.PROTECT,
         related_name="items",
         related_query_name="item",
+        db_index=False,
     )
     slot = models.PositiveSmallIntegerField(default=0, db_default=0)
     # The judging round the item is in (0: not sent to judging). Planned by the core's judging engine
@@ -79,7 +83,8 @@ class Item(models.Model):
 
 
 class ItemVersion(models.Model):
-    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="versions")
+    # Lookups by item use the unique (item, number) index.
+    item = models.ForeignKey(Item, on_delete=models.CASCADE, related_name="versions", db_index=False)
     number = models.PositiveIntegerField()
     payload = models.JSONField()
     created_by = models.ForeignKey(

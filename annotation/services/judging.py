@@ -22,6 +22,8 @@ from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.errors import InvalidInput
+from annotation.foreign_keys import references_checked_once
+from annotation.importing.bulkwrite import NULL, copy_lines, reserve_ids
 from annotation.models import Assignment, Item, Judgment, Membership, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
 from annotation.task_types import get_task_type, project_settings
@@ -399,22 +401,23 @@ def _insert_judge_assignments(
         )
         return
     rows = sorted(rows)
-    meta = Assignment._meta
-    fields = ["project", "user", "kind", "round", "target_item", "target_author", "status", "position", "created_at"]
-    columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
-    table = connection.ops.quote_name(meta.db_table)
+    fields = ["id", "project", "user", "kind", "round", "target_item", "target_author", "status", "position"]
     # COPY's text format built here: several times faster than psycopg's write_row per row. The kind
     # comes from a task type's code, never from input; it must not hold COPY's separators.
     if any(ch in kind for ch in "\t\n\\"):
         raise ValueError(f"Unusable assignment kind {kind!r}.")
     pending = Assignment.Status.PENDING.value
-    line = f"{project_id}\t{{}}\t{kind}\t{round_}\t{{}}\t{{}}\t{pending}\t{{}}\t{now.isoformat()}\n"
-    null = "\\N"
-    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for start in range(0, len(rows), BULK_BATCH):
-            copy.write(
-                "".join(
-                    line.format(user_id, item_id, null if author_id is None else author_id, position)
-                    for item_id, user_id, author_id, position in rows[start : start + BULK_BATCH]
-                )
+    line = f"{{}}\t{project_id}\t{{}}\t{kind}\t{round_}\t{{}}\t{{}}\t{pending}\t{{}}\t{now.isoformat()}\n"
+    ids = reserve_ids(Assignment, len(rows))
+    # The foreign keys (user, item) are checked once for the plan, not per row (annotation.foreign_keys).
+    with references_checked_once() as bulk:
+        with bulk.triggers_off():
+            copy_lines(
+                Assignment,
+                [*fields, "created_at"],
+                (
+                    line.format(assignment_id, user_id, item_id, NULL if author_id is None else author_id, position)
+                    for assignment_id, (item_id, user_id, author_id, position) in zip(ids, rows, strict=True)
+                ),
             )
+        bulk.wrote(Assignment, ids)
