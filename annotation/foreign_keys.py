@@ -95,6 +95,21 @@ def references_checked_once() -> Iterator[BulkWrite]:
         bulk.check()
 
 
+@contextmanager
+def triggers_off_for_locked_parents() -> Iterator[None]:
+    """A write whose every foreign key points at rows this transaction has locked and read: they
+    exist and can't go away before the commit, so the per-row checks could only pass and are left out
+    (qc.gold saves the decisions of the items it holds FOR UPDATE: 120,000 checks at commit)."""
+    if not triggers_can_be_skipped():
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = origin")
+
+
 def _checked_foreign_keys(model: type[models.Model]) -> list[models.ForeignKey]:
     return [
         f

@@ -21,10 +21,13 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
+from annotation.foreign_keys import triggers_off_for_locked_parents
+from annotation.importing.bulkwrite import SharedJson, copy_text
 from annotation.models import Item, Judgment, Project
 from annotation.services.judging import ids_in
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow, TaskType
+from annotation.task_types.memo import GoldMemo
 from qc.batching import batched, fewer_gc_passes
 from qc.models import GoldDecision
 
@@ -34,7 +37,6 @@ DECIDABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.St
 # _save_by_copy); fewer (a single judgment's recompute) keep the plain upsert and create no table.
 COPY_FROM = 200
 _SAVED_FIELDS = ("policy", "outcome", "reason", "details", "judgment_ids", "computed_at")
-_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class _ProjectContext:
     settings: dict[str, Any]
     kind: str | None  # the judges' Judgment.kind (None: the task type has no judging rule)
     ranks: dict[int, int]
+    memo: GoldMemo
     _keys: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     def user_rank(self, user_id: int) -> tuple[int, int]:
@@ -101,6 +104,7 @@ def _contexts(project_ids: set[int]) -> dict[int, _ProjectContext]:
             settings=task_settings,
             kind=rule.kind if rule is not None else None,
             ranks=annotator_ranks(annotators.get(project.pk, [])),
+            memo=GoldMemo(task_type),
         )
     return out
 
@@ -153,29 +157,20 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
         by_item[item_id].append((jid, user_id, kind, round_, value, flags))
 
     decisions, status_changes = [], defaultdict(list)
+    # (status, outcome, reason) -> (new status, new reason): few distinct triples among many items.
+    moves: dict[tuple[str, str, str], tuple[str, str]] = {}
     for item_id, project_id, status, status_reason, judging_round, payload in items:
         ctx = context[project_id]
-        rows = sorted(
-            (r for r in by_item.get(item_id, ()) if ctx.kind is None or r[2] == ctx.kind),
-            key=lambda r: ctx.user_rank(r[1]),
-        )
+        kind = ctx.kind
+        rows = [r for r in by_item.get(item_id, ()) if kind is None or r[2] == kind]
+        if len(rows) > 1:
+            rows.sort(key=lambda r: ctx.user_rank(r[1]))
         judgments = tuple(
-            JudgmentRow(
-                judgment_id=jid,
-                user_id=user_id,
-                round=round_,
-                value=_decoded(value),
-                flags=_decoded(flags),
-            )
+            JudgmentRow(jid, user_id, round_, _decoded(value), _decoded(flags))
             for jid, user_id, _, round_, value, flags in rows
         )
-        outcome = ctx.task_type.gold_decide(
-            GoldCase(
-                payload=json.loads(payload) if payload else {},
-                judgments=judgments,
-                settings=ctx.settings,
-                judging_round=judging_round,
-            )
+        outcome = ctx.memo.decide(
+            GoldCase(json.loads(payload) if payload else {}, judgments, ctx.settings, judging_round)
         )
         result.totals[outcome.outcome] += 1
         if outcome.next_round is not None and judging_round < outcome.next_round:
@@ -187,13 +182,16 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
                 outcome.outcome,
                 outcome.reason,
                 outcome.details,
-                [j.judgment_id for j in judgments],
+                [r[0] for r in rows],
             )
         )
-        new_status = _item_status(status, outcome.outcome)
-        new_reason = _status_reason(new_status, outcome.outcome, outcome.reason)
-        if (new_status, new_reason) != (status, status_reason):
-            status_changes[(new_status, new_reason)].append(item_id)
+        move_key = (status, outcome.outcome, outcome.reason)
+        move = moves.get(move_key)
+        if move is None:
+            new_status = _item_status(status, outcome.outcome)
+            move = moves[move_key] = (new_status, _status_reason(new_status, outcome.outcome, outcome.reason))
+        if move != (status, status_reason):
+            status_changes[move].append(item_id)
     _save_decisions(decisions)
     now = timezone.now()
     for (new_status, new_reason), ids in status_changes.items():
@@ -223,16 +221,6 @@ def _save_decisions(decisions: list[_Decision]) -> None:
     )
 
 
-def _copy_text(value: str) -> str:
-    # COPY's text format: backslash, tab and line breaks escaped; nothing else is special.
-    return value.translate(_COPY_ESCAPES)
-
-
-def _json_copy_text(value: Any) -> str:
-    # json.dumps escapes control characters itself: its text only needs its backslashes doubled.
-    return json.dumps(value).replace("\\", "\\\\")
-
-
 def _save_by_copy(decisions: list[_Decision]) -> None:
     """The upsert as COPY into a temporary table, then one INSERT ... ON CONFLICT from it.
 
@@ -247,11 +235,20 @@ def _save_by_copy(decisions: list[_Decision]) -> None:
     columns = [quote(meta.get_field(f).column) for f in ("item", *_SAVED_FIELDS)]
     listed = ", ".join(columns)
     now = timezone.now().isoformat()
-    # Policy and outcome repeat (one text per task type and outcome): escaped once each.
-    code = {text: _copy_text(text) for d in decisions for text in (d.policy, d.outcome)}
+    # Policy, outcome and reason repeat (decisions of equal cases share their outcome, see
+    # GoldMemo): each text is escaped once, each shared details dict encoded once.
+    texts: dict[str, str] = {}
+    details = SharedJson()
+
+    def text(value: str) -> str:
+        escaped = texts.get(value)
+        if escaped is None:
+            escaped = texts[value] = copy_text(value)
+        return escaped
+
     lines = "".join(
-        f"{d.item_id}\t{code[d.policy]}\t{code[d.outcome]}\t{_copy_text(d.reason)}\t"
-        f"{_json_copy_text(d.details)}\t[{', '.join(map(str, d.judgment_ids))}]\t{now}\n"
+        f"{d.item_id}\t{text(d.policy)}\t{text(d.outcome)}\t{text(d.reason)}\t"
+        f"{details(d.details)}\t[{', '.join(map(str, d.judgment_ids))}]\t{now}\n"
         for d in decisions
     )
     with connection.cursor() as cursor:
@@ -262,10 +259,12 @@ def _save_by_copy(decisions: list[_Decision]) -> None:
         with cursor.copy("COPY gold_decision_stage FROM STDIN") as copy:
             copy.write(lines)
         updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[1:])
-        cursor.execute(
-            f"INSERT INTO {table} ({listed}) SELECT * FROM gold_decision_stage ORDER BY item_id "
-            f"ON CONFLICT ({columns[0]}) DO UPDATE SET {updates}"
-        )
+        # Every decision is of an item this transaction holds FOR UPDATE (_recompute_batch).
+        with triggers_off_for_locked_parents():
+            cursor.execute(
+                f"INSERT INTO {table} ({listed}) SELECT * FROM gold_decision_stage ORDER BY item_id "
+                f"ON CONFLICT ({columns[0]}) DO UPDATE SET {updates}"
+            )
         cursor.execute("TRUNCATE gold_decision_stage")
 
 

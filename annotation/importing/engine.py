@@ -30,6 +30,7 @@ from annotation.importing.records import Importer, ImportRecord, RowIssue
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow
+from annotation.task_types.memo import GoldMemo
 
 BATCH = 5000
 
@@ -113,6 +114,7 @@ class _Decider:
         self.rules = rules
         self.task_type = get_task_type(project.task_type)
         self.policy = self.task_type.gold_policy
+        self.memo = GoldMemo(self.task_type)
         self.settings = project_settings(project)
         rule = self.task_type.judging_rule(self.settings)
         # An import's judgments all have the importer's kind: they count if it is the judges' kind.
@@ -141,7 +143,7 @@ class _Decider:
             keys = [self.order[r.user_id] for r in rows]
             if any(a > b for a, b in zip(keys, keys[1:], strict=False)):  # importers mostly yield them in order
                 rows.sort(key=lambda r: self.order[r.user_id])
-        outcome = self.task_type.gold_decide(
+        outcome = self.memo.decide(
             GoldCase(
                 payload=record.payload,
                 judgments=tuple(rows),

@@ -49,12 +49,20 @@ class Item(models.Model):
     # The judging round the item is in (0: not sent to judging). Planned by the core's judging engine
     # from the task type's rule; each Judgment and judge Assignment stores its own round too.
     judging_round = models.PositiveSmallIntegerField(default=0, db_default=0)
+    # No index on current_version or reviewer: nothing looks items up by them (the reviewer's
+    # resubmissions are found through the (project, status) index), and every index is written again
+    # by each status change, 90,000 of them when a validation round is decided.
     current_version = models.ForeignKey(
-        "annotation.ItemVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        "annotation.ItemVersion", null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
     )
     # The reviewer who last decided on this item: a resubmission goes back to them while they are active.
     reviewer = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="reviewed_items"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="reviewed_items",
+        db_index=False,
     )
     # Identifier in an external release (e.g. a released file's `id`); unique per project when set.
     external_id = models.CharField(max_length=200, blank=True)

@@ -15,7 +15,10 @@ class Judgment(models.Model):
     )
     # Lookups by item use the unique (item, user, kind) index, so the item has no index of its own.
     item = models.ForeignKey("annotation.Item", on_delete=models.CASCADE, related_name="judgments", db_index=False)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="judgments")
+    # Every lookup by user names the item or the project too (the unique and project indexes serve it).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="judgments", db_index=False
+    )
     # Copied from the item so the database refuses a judgment of one's own item; read by nothing else.
     item_author = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -26,8 +29,16 @@ class Judgment(models.Model):
         db_index=False,
         db_constraint=False,
     )
-    assignment = models.OneToOneField(
-        "annotation.Assignment", null=True, blank=True, on_delete=models.SET_NULL, related_name="judgment"
+    # At most one judgment per assignment: the partial unique constraint below, over the judgments that
+    # have one. Imported judgments have none, and a plain unique index (a one-to-one field's) would
+    # hold an entry for each of their NULLs.
+    assignment = models.ForeignKey(
+        "annotation.Assignment",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
     )
     kind = models.CharField(max_length=20, default="answer")
     # The judging round it was given in (incremental validation: 1, 2 or 3; single-round protocols: 1).
@@ -44,6 +55,9 @@ class Judgment(models.Model):
         ordering = ["item_id", "user_id"]
         constraints = [
             models.UniqueConstraint(fields=["item", "user", "kind"], name="uniq_judgment_item_user_kind"),
+            models.UniqueConstraint(
+                fields=["assignment"], condition=models.Q(assignment__isnull=False), name="uniq_judgment_assignment"
+            ),
             models.CheckConstraint(
                 condition=models.Q(item_author__isnull=True) | ~models.Q(user=models.F("item_author")),
                 name="judgment_not_own_item",

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from annotation.errors import InvalidInput
 
@@ -107,9 +108,13 @@ class JudgingRule:
     saved: str = "Saved. Here is the next one."  # shown after a judgment, before the next item opens
 
 
-@dataclass(frozen=True)
-class JudgmentRow:
-    """One judgment as a gold policy sees it (in the project's annotator order)."""
+class JudgmentRow(NamedTuple):
+    """One judgment as a gold policy sees it (in the project's annotator order).
+
+    Named tuples rather than frozen dataclasses: the gold engines build one per judgment and one
+    GoldCase per item, 240,000 and 120,000 per validation round, and a frozen dataclass costs several
+    times more to build.
+    """
 
     judgment_id: int
     user_id: int
@@ -118,8 +123,7 @@ class JudgmentRow:
     flags: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class GoldCase:
+class GoldCase(NamedTuple):
     """Everything a gold policy may look at for one item."""
 
     payload: dict[str, Any]  # the approved version's payload (the author's answer or label included)
@@ -142,8 +146,7 @@ class GoldOutcome:
     next_round: int | None = None
 
 
-@dataclass(frozen=True)
-class ItemRecord:
+class ItemRecord(NamedTuple):
     """One item as reports and exports see it (built by the core from rows, in item id order)."""
 
     item_id: int
@@ -162,8 +165,7 @@ class ItemRecord:
     seconds: float | None = None  # time the author spent (assignment started -> completed), if known
 
 
-@dataclass(frozen=True)
-class JudgmentRecord:
+class JudgmentRecord(NamedTuple):
     """One judgment as reports and exports see it."""
 
     judgment_id: int
@@ -177,8 +179,7 @@ class JudgmentRecord:
     seconds: float | None = None  # time the judge spent, if known
 
 
-@dataclass(frozen=True)
-class GoldInfo:
+class GoldInfo(NamedTuple):
     item_id: int
     outcome: str
     reason: str
@@ -204,8 +205,7 @@ class ReportRows:
     annotators: tuple[AnnotatorInfo, ...]  # the project's annotator order
 
 
-@dataclass(frozen=True)
-class ExportRecord:
+class ExportRecord(NamedTuple):
     """One exported item with its judgments and gold decision (export_row / export_split input)."""
 
     item: ItemRecord
@@ -273,7 +273,7 @@ class TaskType:
       payload    normalize_payload, check_payload, diff, summary, form_class, form_initial, payload_from_form
       authoring  items_per_unit, unit_clean (Concept.data of the unit an author is given)
       judging    judging_rule, judge_view, answer_form_class, normalize_judgment, judgment_keys
-      gold       gold_policy, gold_decide
+      gold       gold_policy, gold_decide, gold_memo_key
       agreement  agreement_value, agreement_level
       reports    report_template, report_sections
       export     export_fields, export_row, export_split, parquet_schema, datacard_text
@@ -457,6 +457,18 @@ class TaskType:
 
     def gold_decide(self, case: GoldCase) -> GoldOutcome:
         raise NotImplementedError
+
+    def gold_memo_key(self, case: GoldCase) -> Hashable | None:
+        """A key naming everything gold_decide reads of `case`, so that cases with equal keys get
+        equal outcomes; None: decide every case.
+
+        The gold engines (qc.gold, the import engine) decide each key once per recompute or file and
+        give its outcome to every case with that key: 120,000 validated pairs have a few dozen keys
+        (the labels in order), so deciding them costs a dictionary lookup each. The outcome is shared
+        between items: its `details` must not be changed afterwards. A key that can't be hashed (a
+        value outside the task type's vocabulary) just means that case is decided on its own.
+        """
+        return None
 
     # --- agreement ---------------------------------------------------------------------------------
     agreement_level: ClassVar[str] = "nominal"  # nominal | ordinal | interval (krippendorff levels)

@@ -12,7 +12,6 @@ is written as soon as it is built; the data card's figures are gathered on the w
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from collections import Counter
@@ -43,52 +42,6 @@ __all__ = [
 
 FORMATS = ("jsonl", "csv", "parquet")
 EXPORTED = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD)
-_new = object.__new__
-_setattr = object.__setattr__
-
-
-def _frozen(cls: type, fields: dict[str, Any]) -> Any:
-    """A frozen contract dataclass filled without its __init__ (equal to cls(**fields)): an export of
-    100,000 items builds 600,000 of them, and a frozen __init__ (one object.__setattr__ per field)
-    costs about four times as much. Fields left out read their class-level defaults."""
-    obj = _new(cls)
-    _setattr(obj, "__dict__", fields)
-    return obj
-
-
-def _required(cls: type) -> frozenset[str]:
-    return frozenset(
-        f.name
-        for f in dataclasses.fields(cls)
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    )
-
-
-# The records below name every field the contract requires; a field added without a default fails here.
-_NAMED = {
-    JudgmentRecord: {"judgment_id", "item_id", "user_id", "user_code", "round", "value", "flags", "comment", "seconds"},
-    ItemRecord: {
-        "item_id",
-        "external_id",
-        "status",
-        "source",
-        "author_id",
-        "author_code",
-        "unit_id",
-        "unit_name",
-        "category",
-        "unit_data",
-        "slot",
-        "judging_round",
-        "payload",
-        "seconds",
-    },
-    GoldInfo: {"item_id", "outcome", "reason", "details"},
-    ExportRecord: {"item", "judgments", "gold", "settings", "seed"},
-}
-for _cls, _names in _NAMED.items():
-    if not _required(_cls) <= _names <= {f.name for f in dataclasses.fields(_cls)}:
-        raise TypeError(f"qc.exports fills {_cls.__name__} by hand: name its new fields in _NAMED and below.")
 
 
 def _decode(memo: dict[str | None, dict[str, Any]], text: str | None) -> dict[str, Any]:
@@ -143,22 +96,16 @@ def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[Export
         for jid, item_id, user_id, round_, value, flags, comment in judgments.values_list(
             "pk", "item_id", "user_id", "round", Cast("value", TextField()), Cast("flags", TextField()), "comment"
         ).order_by():
-            # _frozen inlined: this runs once per judgment (500,000 in the bench).
-            judgment = _new(JudgmentRecord)
-            _setattr(
-                judgment,
-                "__dict__",
-                {
-                    "judgment_id": jid,
-                    "item_id": item_id,
-                    "user_id": user_id,
-                    "user_code": codes.get(user_id, ""),
-                    "round": round_,
-                    "value": decoded[value] if value in decoded else _decode(decoded, value),
-                    "flags": decoded[flags] if flags in decoded else _decode(decoded, flags),
-                    "comment": comment,
-                    "seconds": None,
-                },
+            judgment = JudgmentRecord(
+                jid,
+                item_id,
+                user_id,
+                codes.get(user_id, ""),
+                round_,
+                decoded[value] if value in decoded else _decode(decoded, value),
+                decoded[flags] if flags in decoded else _decode(decoded, flags),
+                comment,
+                None,
             )
             # Sorted below by (annotator order, user id), packed in one int so the sort needs no key function.
             position = order.get(user_id)
@@ -171,34 +118,25 @@ def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[Export
             if len(pairs) > 1:
                 pairs.sort()
             rows = tuple(judgment for _, judgment in pairs)
-            item = _frozen(
-                ItemRecord,
-                {
-                    "item_id": pk,
-                    "external_id": external_id or f"{project.slug}-{pk}",
-                    "status": status,
-                    "source": source,
-                    "author_id": author_id,
-                    "author_code": codes.get(author_id, ""),
-                    "unit_id": unit_id,
-                    "unit_name": unit or "",
-                    "category": category or "",
-                    "unit_data": decoded[data] if data in decoded else _decode(decoded, data),
-                    "slot": slot,
-                    "judging_round": round_,
-                    "payload": payload or {},
-                    "seconds": None,
-                },
+            item = ItemRecord(
+                item_id=pk,
+                external_id=external_id or f"{project.slug}-{pk}",
+                status=status,
+                source=source,
+                author_id=author_id,
+                author_code=codes.get(author_id, ""),
+                unit_id=unit_id,
+                unit_name=unit or "",
+                category=category or "",
+                unit_data=decoded[data] if data in decoded else _decode(decoded, data),
+                slot=slot,
+                judging_round=round_,
+                payload=payload or {},
             )
             gold = None
             if reads_gold and rest[1] is not None:
-                gold = _frozen(
-                    GoldInfo, {"item_id": pk, "outcome": rest[1], "reason": rest[2] or "", "details": rest[3] or {}}
-                )
-            yield _frozen(
-                ExportRecord,
-                {"item": item, "judgments": rows, "gold": gold, "settings": settings, "seed": project.plan_seed},
-            )
+                gold = GoldInfo(item_id=pk, outcome=rest[1], reason=rest[2] or "", details=rest[3] or {})
+            yield ExportRecord(item=item, judgments=rows, gold=gold, settings=settings, seed=project.plan_seed)
 
 
 def gold_rows(*, project: Project, chunk_size: int = 2000) -> Iterator[tuple[str, dict]]:

@@ -97,6 +97,25 @@ def csqa_gold_decide(
     )
 
 
+def gold_memo_key(case: GoldCase) -> tuple:
+    """What gold_decide reads: the author's answer, the two settings and each answer with its flags,
+    in annotator order (never who answered)."""
+    return (
+        case.payload.get("answer"),
+        case.settings["answerers_per_item"],
+        case.settings["ambiguity_threshold"],
+        tuple(
+            (
+                row.value.get("answer"),
+                row.flags.get("uncertain"),
+                row.flags.get("question_ambiguous"),
+                tuple(row.flags.get("option_ambiguous") or ()),
+            )
+            for row in case.judgments
+        ),
+    )
+
+
 def gold_decide(case: GoldCase) -> GoldOutcome:
     """The plugin hook: csqa has a single round, so it never asks for another."""
     answers = [

@@ -123,6 +123,9 @@ class CsqaTaskType(TaskType):
     def gold_decide(self, case: GoldCase) -> GoldOutcome:
         return csqa_gold.gold_decide(case)
 
+    def gold_memo_key(self, case: GoldCase) -> tuple:
+        return csqa_gold.gold_memo_key(case)
+
     # --- agreement ---------------------------------------------------------------------------------
     agreement_level = "nominal"
     agreement_key = "answer"

@@ -83,6 +83,16 @@ def labels_by_round(case: GoldCase) -> dict[int, list[str]]:
     return dict(by_round)
 
 
+def gold_memo_key(case: GoldCase) -> tuple:
+    """What gold_decide reads: the author's label, the item's round and each label with its round, in
+    order (never who gave it, nor the settings)."""
+    return (
+        case.payload.get("label"),
+        case.judging_round,
+        tuple((j.round, (j.value or {}).get("label")) for j in case.judgments),
+    )
+
+
 def gold_decide(case: GoldCase) -> GoldOutcome:
     author_label = case.payload.get("label")
     by_round = labels_by_round(case)

@@ -149,6 +149,9 @@ class NliTaskType(TaskType):
     def gold_decide(self, case: GoldCase) -> GoldOutcome:
         return judging.gold_decide(case)
 
+    def gold_memo_key(self, case: GoldCase) -> tuple:
+        return judging.gold_memo_key(case)
+
     def agreement_value(self, value: dict[str, Any]) -> Any:
         try:
             return normalize_label((value or {}).get("label"))

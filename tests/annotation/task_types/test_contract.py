@@ -12,6 +12,7 @@ from annotation.errors import InvalidInput
 from annotation.importing.records import ImportRecord, RowIssue
 from annotation.task_types import registered_task_types
 from annotation.task_types.base import ContractExamples
+from annotation.task_types.memo import GoldMemo
 
 TASK_TYPES = registered_task_types()
 
@@ -72,6 +73,26 @@ def test_gold_decision_on_a_tiny_case(task_type):
 
     assert task_type.gold_decide(examples.gold_case) == examples.gold_outcome
     assert task_type.gold_policy
+
+
+def test_the_gold_memo_key_names_everything_the_decision_reads(task_type):
+    """Cases with equal memo keys get one decision (GoldMemo): the key leaves out who judged and the
+    ids, so the same labels from other people decide the same; fewer judgments change the key."""
+    examples = _examples(task_type)
+    case = examples.gold_case
+    memo = GoldMemo(task_type)
+    assert memo.decide(case) == examples.gold_outcome
+    key = task_type.gold_memo_key(case)
+    if key is None:  # the task type decides every case on its own
+        assert memo.outcomes == {}
+        return
+    others = case._replace(
+        judgments=tuple(j._replace(judgment_id=j.judgment_id + 1000, user_id=j.user_id + 1000) for j in case.judgments)
+    )
+    assert task_type.gold_memo_key(others) == key
+    assert task_type.gold_decide(others) == examples.gold_outcome
+    assert memo.decide(others) is memo.decide(case)
+    assert task_type.gold_memo_key(case._replace(judgments=case.judgments[1:])) != key
 
 
 def test_export_row_has_exactly_the_export_fields(task_type):

@@ -126,7 +126,7 @@ def mnli_rows(path, *, seed: int = 13) -> ReportRows:
             for k, (number, label) in enumerate(zip(MNLI_ROUNDS, row.labels[1:], strict=True))
         ]
         info = decide(record, own)
-        record = ItemRecord(**{**record.__dict__, "judging_round": info.details["round"]})
+        record = record._replace(judging_round=info.details["round"])
         items.append(record)
         judgments += own
         gold[record.item_id] = info
