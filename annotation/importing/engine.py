@@ -349,13 +349,14 @@ class _CopyWriter(_Writer):
                 )
 
     def _gold_lines(self, gold_ids, item_ids, decisions, now) -> Iterator[str]:
-        gold_id = iter(gold_ids)
+        # Items decided alike share their outcome's details (GoldMemo): each is encoded once.
+        gold_id, shared = iter(gold_ids), self.shared
         for item_id, d in zip(item_ids, decisions, strict=True):
             if d is not None:
                 ids = ", ".join(map(str, d.judgment_ids))
                 yield (
                     f"{next(gold_id)}\t{item_id}\t{copy_text(d.policy)}\t{copy_text(d.outcome)}\t{copy_text(d.reason)}\t"
-                    f"{copy_json(d.details)}\t[{ids}]\t{now}\n"
+                    f"{shared(d.details)}\t[{ids}]\t{now}\n"
                 )
 
 
