@@ -7,5 +7,7 @@ urlpatterns = [
     path("api/", include("annotation.api.urls")),
     path("api/", include("qc.api.urls")),
     path("", include("qc.urls")),
+    path("", include("evaluation.urls")),
+    path("", include("evaluation.urls_drafts")),
     path("", include("annotation.urls")),
 ]

@@ -4,14 +4,17 @@ and refuses anything else, so two reviewers deciding at once can't both win."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Q, Value, When
+from django.utils import timezone
 
 from annotation import limits
 from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
-from annotation.models import Item, Membership, Project
+from annotation.models import Item, ItemVersion, Membership, Project
+from annotation.task_types import get_task_type
 from qc.models import ErrorType, Review
 
 REVIEWER_ROLES = (Membership.Role.REVIEWER, Membership.Role.ADMIN)
@@ -49,6 +52,7 @@ def review_claim_next(*, project: Project, reviewer: AbstractBaseUser) -> Item |
     item = (
         reviewable_items(project=project, reviewer=reviewer)
         .exclude(author=reviewer)
+        .exclude(current_version__created_by=reviewer)
         .annotate(mine=Case(When(reviewer=reviewer, then=Value(0)), default=Value(1)))
         .select_for_update(skip_locked=True, of=("self",))
         .order_by("mine", "updated_at", "id")
@@ -69,6 +73,8 @@ def _lock_for_decision(*, item_id: int, version_id: int, reviewer: AbstractBaseU
         raise NotAllowed("Only the project's reviewers can decide on items.")
     if item.author_id == reviewer.pk:
         raise NotAllowed("You can't review your own item.")
+    if item.current_version is not None and item.current_version.created_by_id == reviewer.pk:
+        raise NotAllowed("You can't review a version you wrote.")  # e.g. a reviewer's revision of a model's draft
     if item.current_version_id != version_id:
         raise Conflict("This item has changed since you opened it; reload to see the current version.")
     if item.status != Item.Status.SUBMITTED:
@@ -181,3 +187,46 @@ def review_decide(
     return service(
         item_id=item_id, version_id=version_id, reviewer=reviewer, feedback=feedback, error_type_codes=error_type_codes
     )
+
+
+# --- drafts without an author ---------------------------------------------------------------------
+# A model's draft (source llm_gen / llm_adapt) has nobody to send it back to: a reviewer or admin of
+# the project writes the revision, and someone else decides on it (nobody decides on a version they
+# wrote: review_queue and the decisions check the current version's writer too).
+DRAFT_SOURCES = (Item.Source.LLM_GEN, Item.Source.LLM_ADAPT)
+DRAFT_REVISER_ROLES = (Membership.Role.REVIEWER, Membership.Role.ADMIN)
+
+
+@transaction.atomic
+def draft_revise(*, item_id: int, user: AbstractBaseUser, data: dict[str, Any], note: str = "") -> Item:
+    """A reviewer's or admin's corrected version of an LLM draft sent back for revision; submitted at once.
+
+    Refused, with nothing changed: not a reviewer or admin of the project, an item not from a model,
+    an item that is not waiting for a revision, a payload the task type refuses."""
+    item = Item.objects.select_for_update(of=("self",)).select_related("project", "current_version").get(pk=item_id)
+    allowed = Membership.objects.filter(
+        project=item.project, user=user, role__in=DRAFT_REVISER_ROLES, is_active=True
+    ).exists()
+    if not allowed:
+        raise NotAllowed("Only the project's reviewers and admins can revise model drafts.")
+    if item.source not in DRAFT_SOURCES:
+        raise IllegalTransition("Only a model's drafts are revised here; an author revises their own item.")
+    if item.status != Item.Status.REVISION_REQUESTED:
+        raise IllegalTransition(
+            f"Only a draft sent back for revision can be revised; this one is {item.get_status_display().lower()}."
+        )
+    task_type = get_task_type(item.task_type)
+    payload = task_type.normalize_payload(data)
+    check = task_type.check_payload(payload, concept=None)
+    if check.errors:
+        raise InvalidInput("The revision can't be submitted.", field_errors=dict(check.errors))
+    note = limits.check_text(note.strip(), field="note", max_length=300) or "revision"
+    number = item.current_version.number + 1 if item.current_version else 1
+    version = ItemVersion.objects.create(
+        item=item, number=number, payload=payload, created_by=user, note=note, submitted_at=timezone.now()
+    )
+    item.current_version = version
+    item.status = Item.Status.SUBMITTED
+    item.reviewer = None  # not back to the sticky reviewer: whoever wrote this version can't decide on it
+    item.save(update_fields=["current_version", "status", "reviewer", "updated_at"])
+    return item

@@ -7,6 +7,7 @@ from qc.views import dashboard, exports, imports, reports, reviews
 urlpatterns = [
     path("p/<slug:slug>/review/", reviews.review_queue, name="review_queue"),
     path("p/<slug:slug>/review/<int:item_id>/", reviews.review_item, name="review_item"),
+    path("p/<slug:slug>/review/<int:item_id>/revise/", reviews.draft_revise_page, name="draft_revise"),
     path("p/<slug:slug>/dashboard/", dashboard.dashboard, name="dashboard"),
     path("p/<slug:slug>/report/", reports.report_page, name="report_page"),
     path("p/<slug:slug>/report.json", reports.report_json, name="report_json"),

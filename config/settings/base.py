@@ -207,7 +207,26 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Requests only check the token they present; the expired ones are deleted here.
     "delete-expired-tokens": {"task": "annotation.delete_expired_tokens", "schedule": 3600},
+    "sweep-llm-runs": {
+        "task": "evaluation.sweep_runs",
+        "schedule": GOTONG_SWEEP_SECONDS,
+        "options": {"expires": GOTONG_SWEEP_SECONDS},
+    },
 }
+# LLM runs (evaluation/engine.py) have their own queue so QC work never waits behind them; a worker
+# consumes both (`-Q celery,llm`, scripts/start) or one per queue on bigger deployments.
+CELERY_TASK_ROUTES = {
+    "evaluation.run_start": {"queue": "llm"},
+    "evaluation.run_help": {"queue": "llm"},
+}
+# Threads per draining worker task, extra workers helping each run, attempts per call, backoff, and
+# the lease of a claimed call (0: twice the endpoint's timeout + 30 s).
+GOTONG_LLM_THREADS = int(os.environ.get("GOTONG_LLM_THREADS", "32"))
+GOTONG_LLM_HELPERS = int(os.environ.get("GOTONG_LLM_HELPERS", "1"))
+GOTONG_LLM_MAX_ATTEMPTS = int(os.environ.get("GOTONG_LLM_MAX_ATTEMPTS", "4"))
+GOTONG_LLM_BACKOFF_SECONDS = float(os.environ.get("GOTONG_LLM_BACKOFF_SECONDS", "1"))
+GOTONG_LLM_BACKOFF_MAX_SECONDS = float(os.environ.get("GOTONG_LLM_BACKOFF_MAX_SECONDS", "60"))
+GOTONG_LLM_LEASE_SECONDS = float(os.environ.get("GOTONG_LLM_LEASE_SECONDS", "0"))
 
 # The largest request body (JSON or form) in bytes; the file imports may add limits.IMPORT_BYTES.
 GOTONG_MAX_REQUEST_BYTES = int(os.environ.get("GOTONG_MAX_REQUEST_BYTES", str(2 * 1024 * 1024)))

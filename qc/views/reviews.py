@@ -12,9 +12,10 @@ from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
 from annotation.models import Item
 from annotation.selectors import item_for_member, membership_for
+from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, item_history, posted, previous_submitted_diff, project_context
 from qc.forms import ReviewForm
-from qc.services import review_claim_next, review_decide, reviewable_items
+from qc.services import draft_revise, review_claim_next, review_decide, reviewable_items
 
 QUEUE_LIMIT = 100
 
@@ -34,11 +35,21 @@ def review_queue(request: HttpRequest, slug: str) -> HttpResponse:
     waiting = (
         reviewable_items(project=project, reviewer=request.user)
         .exclude(author=request.user)
+        .exclude(current_version__created_by=request.user)
         .select_related("concept__category", "author", "current_version", "reviewer")
         .order_by("updated_at", "id")
     )
+    # ?source=llm_gen: only the drafts of one origin (human, llm_gen, llm_adapt, import); unknown ones ignored.
+    source = request.GET.get("source", "")
+    if source in Item.Source.values:
+        waiting = waiting.filter(source=source)
     items = list(waiting[:QUEUE_LIMIT])
-    context = project_context(membership, total=waiting.count() if len(items) == QUEUE_LIMIT else len(items))
+    context = project_context(
+        membership,
+        total=waiting.count() if len(items) == QUEUE_LIMIT else len(items),
+        source=source if source in Item.Source.values else "",
+        sources=Item.Source.choices,
+    )
     summary = context["task_type"].summary
     context["rows"] = [(item, summary(item.current_version.payload) if item.current_version else "") for item in items]
     return render(request, "qc/review_queue.html", context)
@@ -94,6 +105,40 @@ def review_item(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
         history=history,
         previous=previous,
         changes=changes,
-        reviewable=item.status == Item.Status.SUBMITTED and item.author_id != request.user.pk,
+        reviewable=item.status == Item.Status.SUBMITTED
+        and item.author_id != request.user.pk
+        and not (item.current_version and item.current_version.created_by_id == request.user.pk),
     )
     return render(request, "qc/review_item.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def draft_revise_page(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
+    """A reviewer's or admin's revision of a model's draft sent back for revision: the task type's form,
+    prefilled with the current version; saved through draft_revise, the draft is back in the queue
+    (for another reviewer: nobody decides on a version they wrote)."""
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    item = item_for_member(membership=membership, item_id=item_id)
+    task_type = get_task_type(item.task_type)
+    initial = task_type.form_initial(item.current_version.payload if item.current_version else {})
+    form = task_type.form_class()(request.POST if request.method == "POST" else None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                draft_revise(
+                    item_id=item.pk,
+                    user=request.user,
+                    data=task_type.payload_from_form(form.cleaned_data),
+                    note=request.POST.get("note", ""),
+                )
+            except DomainError as exc:
+                messages.error(request, exc.message)
+                status = exc.http_status
+            else:
+                messages.success(request, "Revision saved; the draft is back in the review queue.")
+                return redirect("review_queue", slug=slug)
+    context = project_context(membership, item=item, form=form)
+    return render(request, "qc/draft_revise.html", context, status=status)

@@ -47,6 +47,18 @@ def _url(route: str, values: dict[str, object]) -> str:
     return "/" + _PARAM.sub(lambda m: str(values[m[1]]), route)
 
 
+def _llm_call(project):
+    """An LLM run of the project with one recorded call (evaluation's run and call pages)."""
+    from evaluation.models import Call, Endpoint, Run
+
+    endpoint, _ = Endpoint.objects.get_or_create(
+        name="matrix", defaults={"base_url": "http://127.0.0.1:9/v1", "model": "m", "is_local": True}
+    )
+    run = Run.objects.create(kind="responses", project=project, parameters={"prompts": [{"key": "p1", "prompt": "x"}]})
+    run.endpoints.set([endpoint])
+    return Call.objects.create(run=run, endpoint=endpoint, unit_key="p1", template="responses")
+
+
 @pytest.fixture
 def demo_world(csqa, other_project):
     item = submitted_item(csqa, VALID_PAYLOAD)
@@ -63,6 +75,7 @@ def demo_world(csqa, other_project):
         "run_id": run.pk,
         "name": "test.jsonl",
         "invitation_id": invitation.pk,
+        "call_id": _llm_call(csqa.project).pk,
         # a judgment flagging an error, so the correction route acts on a real object
         "judgment_id": Judgment.objects.create(
             project=csqa.project,
@@ -136,6 +149,7 @@ def nli_world(other_project):
         "name": "test.jsonl",
         "invitation_id": invitation.pk,
         "judgment_id": judgment.pk,
+        "call_id": _llm_call(world.project).pk,
     }
     outsiders = {
         "other admin": other_project.admin,

@@ -130,11 +130,13 @@ def media(settings, tmp_path):
 def broker(settings):
     """This process sends tasks to Redis (the real workers take them) instead of running them eagerly."""
     assert REDIS.startswith("redis://"), REDIS
+    # Read the app's values before changing the settings: the first read of app.conf loads it from
+    # them, and would otherwise save (and restore) this fixture's own values.
+    keys = ("broker_url", "result_backend", "task_always_eager")
+    previous = {key: app.conf[key] for key in keys}
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.CELERY_BROKER_URL = REDIS
     settings.CELERY_RESULT_BACKEND = REDIS
-    keys = ("broker_url", "result_backend", "task_always_eager")
-    previous = {key: app.conf[key] for key in keys}
 
     def reset_connections():
         # Connections and the result backend are cached on the app: drop them so the new URLs are used.

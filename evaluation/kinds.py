@@ -1,0 +1,153 @@
+"""Run kinds: what a run asks and what it does with the replies. The engine (evaluation/engine.py) is
+the same for all of them.
+
+A kind is an object registered under its name with `register(kind)`:
+
+    class MyKind(RunKind):
+        name = "my_kind"
+        label = "What it does"
+
+        def clean_parameters(self, parameters: dict, *, project) -> dict:   # InvalidInput if wrong
+        def units(self, run) -> Iterable[Unit]:                             # the run's first calls
+        def lock(self, run, unit_keys) -> None:                             # optional: rows to lock first
+        def on_result(self, run, call) -> Iterable[Unit]:                   # a call finished (done)
+        def on_failed(self, run, call) -> None:                             # a call failed for good
+        def on_finish(self, run) -> None:                                   # every call finished
+
+- `units` is called once, when the first worker takes the run; a Unit becomes one Call per endpoint
+  of the run (or only `Unit.endpoint_ids`). Keys are unique within (run, endpoint, template).
+- `on_result` runs in the transaction that records the call as done, exactly once per call (the
+  write is fenced by the call's lease): create items there. Units it returns are follow-up calls
+  (the next step of a pipeline, e.g. translate what was adapted); they are added to the run at once
+  (idempotent by the unique constraint) and the run finishes only when they are finished too.
+- `on_finish` runs once, in the transaction that marks the run done.
+Kinds are pure about HTTP: they never call a model; the engine does, through evaluation/llm/client.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from annotation.errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class Unit:
+    key: str  # stable within the run: the same unit planned twice is one call
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    template: str = ""
+    params: dict[str, Any] = field(default_factory=dict)  # max_tokens, temperature, logprobs, stop, seed
+    operation: str = "chat"  # or "embed": `inputs` are embedded
+    inputs: list[str] = field(default_factory=list)
+    endpoint_ids: tuple[int, ...] | None = None  # None: every endpoint of the run
+
+    def request(self) -> dict[str, Any]:
+        if self.operation == "embed":
+            return {"input": list(self.inputs)}
+        return {"messages": list(self.messages), "params": dict(self.params)}
+
+
+class RunKind:
+    name = ""
+    label = ""
+
+    def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
+        return parameters
+
+    def units(self, run: Any) -> Iterable[Unit]:
+        raise NotImplementedError
+
+    def lock(self, run: Any, unit_keys: list[str]) -> None:
+        """Before a batch of replies is recorded (in its transaction): lock, in one fixed order, the
+        rows the kind's `on_result`/`on_failed` will lock for these units, so two workers recording
+        batches at once never wait on each other in a cycle."""
+        return None
+
+    def on_result(self, run: Any, call: Any) -> Iterable[Unit]:
+        return ()
+
+    def on_failed(self, run: Any, call: Any) -> None:
+        return None
+
+    def on_finish(self, run: Any) -> None:
+        return None
+
+
+_KINDS: dict[str, RunKind] = {}
+
+
+def register(kind: RunKind) -> RunKind:
+    if not kind.name:
+        raise ValueError("a run kind needs a name")
+    _KINDS[kind.name] = kind
+    return kind
+
+
+def get_kind(name: str) -> RunKind:
+    try:
+        return _KINDS[name]
+    except KeyError:
+        raise InvalidInput(
+            f"Unknown run kind “{name}”; known: {', '.join(sorted(_KINDS)) or 'none'}.",
+            field_errors={"kind": ["Unknown."]},
+        ) from None
+
+
+def kinds() -> dict[str, RunKind]:
+    return dict(_KINDS)
+
+
+MAX_PROMPTS = 100_000
+
+
+class Responses(RunKind):
+    """Each unit is a prompt; the reply text is kept on its call (responses to rate, quick probes).
+
+    parameters: {"prompts": ["...", ...] or [{"key": "...", "prompt": "..."}], "system": "...",
+                 "max_tokens": int, "temperature": float}
+    """
+
+    name = "responses"
+    label = "Responses to prompts"
+
+    def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
+        prompts = parameters.get("prompts")
+        if not isinstance(prompts, list) or not prompts:
+            raise InvalidInput("Give at least one prompt.", field_errors={"prompts": ["Required."]})
+        if len(prompts) > MAX_PROMPTS:
+            raise InvalidInput(f"At most {MAX_PROMPTS} prompts per run.", field_errors={"prompts": ["Too many."]})
+        cleaned, keys = [], set()
+        for index, prompt in enumerate(prompts):
+            if isinstance(prompt, str):
+                prompt = {"key": f"p{index + 1}", "prompt": prompt}
+            if not isinstance(prompt, dict) or not str(prompt.get("prompt", "")).strip():
+                raise InvalidInput(f"Prompt {index + 1} is empty.", field_errors={"prompts": ["Empty prompt."]})
+            key = str(prompt.get("key") or f"p{index + 1}")[:200]
+            if key in keys:
+                raise InvalidInput(f"Two prompts have the key “{key}”.", field_errors={"prompts": ["Duplicate key."]})
+            keys.add(key)
+            cleaned.append({"key": key, "prompt": str(prompt["prompt"])})
+        result: dict[str, Any] = {"prompts": cleaned}
+        if parameters.get("system"):
+            result["system"] = str(parameters["system"])
+        for name, cast in (("max_tokens", int), ("temperature", float)):
+            if parameters.get(name) not in (None, ""):
+                try:
+                    result[name] = cast(parameters[name])
+                except (TypeError, ValueError):
+                    raise InvalidInput(f"{name} must be a number.", field_errors={name: ["Not a number."]}) from None
+        return result
+
+    def units(self, run: Any) -> Iterable[Unit]:
+        parameters = run.parameters
+        system = parameters.get("system")
+        params = {k: parameters[k] for k in ("max_tokens", "temperature") if k in parameters}
+        for prompt in parameters["prompts"]:
+            messages = [{"role": "system", "content": system}] if system else []
+            messages.append({"role": "user", "content": prompt["prompt"]})
+            yield Unit(key=prompt["key"], messages=messages, template="responses", params=params)
+
+
+register(Responses())

@@ -1,0 +1,1 @@
+"""Talking to OpenAI-compatible servers: the one client, the base-URL guard, the shared limiter."""

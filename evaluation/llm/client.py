@@ -1,0 +1,333 @@
+"""The one module through which every LLM call of Gotong goes (the `openai` client).
+
+- Explicit timeout, `max_retries=0`: retries are the run engine's (evaluation/engine.py), per call,
+  with backoff and the server's Retry-After, so a retry is recorded and counted.
+- Redirects are not followed (a public URL must not bounce a request to loopback); a 3xx is a terminal
+  error. The timeout is a total deadline: the transport cuts a body that trickles in slower than it
+  (httpx's own timeouts are per read, so a slow stream could otherwise last forever).
+- Errors are classified: `retryable` for timeouts, connection errors, 408/409/429 (Retry-After kept)
+  and 5xx; terminal for 3xx, other 4xx, a reply that is not JSON and a missing API key.
+- One `openai.OpenAI` per endpoint configuration and process, shared by threads (httpx is
+  thread-safe) so connections are kept alive; its base URL is checked again every REVALIDATE seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import httpx2
+import openai
+
+from evaluation.llm.base_url import BaseUrlRefused, validate_base_url
+
+REVALIDATE_SECONDS = 300
+RETRYABLE_STATUS = {408, 409, 429}
+
+
+@dataclass(frozen=True)
+class EndpointConfig:
+    """What the client needs of an Endpoint (also built from one: `EndpointConfig.of(endpoint)`)."""
+
+    base_url: str
+    model: str
+    api_key_env: str = ""
+    is_local: bool = False
+    timeout_seconds: float = 60.0
+    max_concurrency: int = 4
+
+    @classmethod
+    def of(cls, endpoint: Any) -> EndpointConfig:
+        return cls(
+            base_url=endpoint.base_url,
+            model=endpoint.model,
+            api_key_env=endpoint.api_key_env,
+            is_local=endpoint.is_local,
+            timeout_seconds=float(endpoint.timeout_seconds),
+            max_concurrency=int(endpoint.max_concurrency),
+        )
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    text: str
+    finish_reason: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_ms: int
+    logprobs: list[dict[str, Any]] | None = None
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class EmbeddingResult:
+    vectors: list[list[float]]
+    prompt_tokens: int
+    latency_ms: int
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+class LLMError(Exception):
+    """A failed call. `kind`: timeout, connection, rate_limited, server_error, redirect, bad_request,
+    bad_response, config. `retry_after`: seconds the server asked us to wait (429/503), if it said."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str,
+        retryable: bool,
+        status: int | None = None,
+        retry_after: float | None = None,
+        body: str = "",
+        latency_ms: int | None = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.retryable = retryable
+        self.status = status
+        self.retry_after = retry_after
+        self.body = body
+        self.latency_ms = latency_ms
+
+
+# --- transport: a total deadline per request ------------------------------------------------------
+
+
+class _DeadlineStream(httpx2.SyncByteStream):
+    def __init__(self, inner: Any, deadline: float):
+        self.inner = inner
+        self.deadline = deadline
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self.inner:
+            if time.monotonic() > self.deadline:
+                raise httpx2.ReadTimeout("the reply took longer than the endpoint's timeout")
+            yield chunk
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class _DeadlineTransport(httpx2.HTTPTransport):
+    def __init__(self, *, total_seconds: float, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.total_seconds = total_seconds
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        deadline = time.monotonic() + self.total_seconds
+        response = super().handle_request(request)
+        response.stream = _DeadlineStream(response.stream, deadline)
+        return response
+
+
+# --- clients, one per configuration and process ----------------------------------------------------
+
+_clients: dict[tuple, tuple[openai.OpenAI, float]] = {}
+_clients_lock = threading.Lock()
+
+
+def _api_key(config: EndpointConfig) -> str:
+    if not config.api_key_env:
+        return "none"  # local servers ignore it; the openai client insists on one
+    key = os.environ.get(config.api_key_env, "")
+    if not key:
+        raise LLMError(
+            f"The environment variable {config.api_key_env} (the endpoint's API key) is not set in this process.",
+            kind="config",
+            retryable=False,
+        )
+    return key
+
+
+def _client(config: EndpointConfig) -> openai.OpenAI:
+    key = _api_key(config)
+    cache_key = (config, key)
+    now = time.monotonic()
+    with _clients_lock:
+        cached = _clients.get(cache_key)
+        if cached and now - cached[1] < REVALIDATE_SECONDS:
+            return cached[0]
+    try:
+        base_url = validate_base_url(config.base_url, is_local=config.is_local)
+    except BaseUrlRefused as exc:
+        raise LLMError(f"Base URL refused: {exc}", kind="config", retryable=False) from exc
+    timeout = httpx2.Timeout(config.timeout_seconds, connect=min(config.timeout_seconds, 10.0))
+    pool = max(config.max_concurrency, 4)
+    http = httpx2.Client(
+        timeout=timeout,
+        follow_redirects=False,
+        transport=_DeadlineTransport(
+            total_seconds=config.timeout_seconds,
+            limits=httpx2.Limits(max_connections=pool, max_keepalive_connections=pool),
+        ),
+    )
+    client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0, http_client=http)
+    with _clients_lock:
+        # A replaced client may still serve another thread's request; it is collected once unused.
+        _clients[cache_key] = (client, now)
+    return client
+
+
+# --- error classification --------------------------------------------------------------------------
+
+
+def _retry_after(headers: Any) -> float | None:
+    value = headers.get("retry-after") if headers is not None else None
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+def _classify(exc: Exception, latency_ms: int) -> LLMError:
+    if isinstance(exc, LLMError):
+        return exc
+    if isinstance(exc, openai.APITimeoutError):
+        return LLMError("The endpoint did not answer in time.", kind="timeout", retryable=True, latency_ms=latency_ms)
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        body = exc.response.text[:2000] if exc.response is not None else ""
+        retry_after = _retry_after(exc.response.headers) if exc.response is not None else None
+        if 300 <= status < 400:
+            where = exc.response.headers.get("location", "") if exc.response is not None else ""
+            return LLMError(
+                f"HTTP {status}: the endpoint redirects{' to ' + where if where else ''}; redirects are not followed.",
+                kind="redirect",
+                retryable=False,
+                status=status,
+                body=body,
+                latency_ms=latency_ms,
+            )
+        if status == 429:
+            kind = "rate_limited"
+        elif status >= 500:
+            kind = "server_error"
+        elif status in RETRYABLE_STATUS:
+            kind = "conflict"
+        else:
+            kind = "bad_request"
+        retryable = status >= 500 or status in RETRYABLE_STATUS
+        return LLMError(
+            f"HTTP {status}: {body[:300]}",
+            kind=kind,
+            retryable=retryable,
+            status=status,
+            retry_after=retry_after,
+            body=body,
+            latency_ms=latency_ms,
+        )
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__ or exc
+        return LLMError(
+            f"Could not reach the endpoint: {cause}", kind="connection", retryable=True, latency_ms=latency_ms
+        )
+    if isinstance(
+        exc, (json.JSONDecodeError, openai.APIResponseValidationError, ValueError, KeyError, IndexError, TypeError)
+    ):
+        return LLMError(
+            f"The endpoint's reply is not a valid completion: {exc}",
+            kind="bad_response",
+            retryable=False,
+            latency_ms=latency_ms,
+        )
+    raise exc
+
+
+# --- calls -----------------------------------------------------------------------------------------
+
+
+def _logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
+    content = (choice.get("logprobs") or {}).get("content")
+    if not content:
+        return None
+    return [
+        {
+            "token": item["token"],
+            "logprob": item["logprob"],
+            "top": [{"token": t["token"], "logprob": t["logprob"]} for t in (item.get("top_logprobs") or [])],
+        }
+        for item in content
+    ]
+
+
+def chat(
+    *,
+    endpoint: EndpointConfig,
+    messages: list[dict[str, Any]],
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+    logprobs: int | None = None,
+    stop: list[str] | None = None,
+    seed: int | None = None,
+) -> ChatResult:
+    """One chat completion. `logprobs=N` asks for the top N alternatives of each token."""
+    started = time.perf_counter()
+    kwargs: dict[str, Any] = {"model": endpoint.model, "messages": messages}
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if logprobs is not None:
+        kwargs["logprobs"] = True
+        kwargs["top_logprobs"] = logprobs
+    if stop:
+        kwargs["stop"] = stop
+    if seed is not None:
+        kwargs["seed"] = seed
+    try:
+        client = _client(endpoint)
+        # The raw JSON, read once: it is what the call records, and building the SDK's pydantic
+        # objects for it cost a third of a call's CPU at 500 calls/s (bench/llm_runs.py).
+        response = client.chat.completions.with_raw_response.create(**kwargs)
+        raw = json.loads(response.http_response.text)
+        latency_ms = int((time.perf_counter() - started) * 1000)
+        choice = raw["choices"][0]
+        usage = raw.get("usage") or {}
+        content = (choice.get("message") or {}).get("content")
+        if content is not None and not isinstance(content, str):
+            raise TypeError("message content is not text")
+        return ChatResult(
+            text=content or "",
+            finish_reason=choice.get("finish_reason") or "",
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            latency_ms=latency_ms,
+            logprobs=_logprobs(choice),
+            raw=raw,
+        )
+    except Exception as exc:  # classified, or re-raised when it is a bug of ours
+        raise _classify(exc, int((time.perf_counter() - started) * 1000)) from exc
+
+
+def embed(*, endpoint: EndpointConfig, inputs: list[str]) -> EmbeddingResult:
+    started = time.perf_counter()
+    try:
+        client = _client(endpoint)
+        response = client.embeddings.create(model=endpoint.model, input=inputs)
+        latency_ms = int((time.perf_counter() - started) * 1000)
+        vectors = [list(item.embedding) for item in sorted(response.data, key=lambda d: d.index)]
+        if len(vectors) != len(inputs):
+            raise ValueError(f"{len(vectors)} vectors for {len(inputs)} inputs")
+        usage = response.usage
+        return EmbeddingResult(
+            vectors=vectors,
+            prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
+            latency_ms=latency_ms,
+            raw={"model": response.model, "usage": usage.model_dump() if usage else None, "count": len(vectors)},
+        )
+    except Exception as exc:
+        raise _classify(exc, int((time.perf_counter() - started) * 1000)) from exc

@@ -1,0 +1,200 @@
+"""One limiter per endpoint shared by every worker: at most `max_concurrency` requests in flight and
+at most `requests_per_minute` started in any 60 s window, whatever the number of processes.
+
+Redis (REDIS_URL): one Lua script takes a slot atomically. Slots are members of a sorted set scored
+by their expiry (a lease, `lease_seconds`): a worker killed while holding slots does not leak them,
+they expire. The per-minute budget is a sliding log (a sorted set of start times). Time is Redis'
+own clock (TIME), so workers on different hosts agree. Waiting is polling with a short sleep and
+jitter; the script returns how long to wait when the minute's budget is spent.
+While slots are full a waiter blocks on a wake-up list (BLPOP) that every release pushes to, so a
+freed slot is taken within a round trip; the 50 ms timeout covers slots freed by lease expiry.
+
+Without Redis (no worker: runs execute inside the process) the same rules hold in-process with a
+condition variable. Celery's `rate_limit` is not used: it is per worker process.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+PREFIX = "gotong:llm:limit"
+POLL_SECONDS = (0.002, 0.01)
+# Longest wait for a wake-up before trying again anyway (a slot can also free up by lease expiry).
+WAKE_SECONDS = 0.05
+
+_ACQUIRE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local slots, starts = KEYS[1], KEYS[2]
+local limit, lease_ms, rpm, token = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+redis.call('ZREMRANGEBYSCORE', slots, '-inf', now)
+if redis.call('ZCARD', slots) >= limit then return -1 end
+if rpm > 0 then
+  redis.call('ZREMRANGEBYSCORE', starts, '-inf', now - 60000)
+  if redis.call('ZCARD', starts) >= rpm then
+    local oldest = redis.call('ZRANGE', starts, 0, 0, 'WITHSCORES')
+    return math.max(1, tonumber(oldest[2]) + 60000 - now)
+  end
+  redis.call('ZADD', starts, now, token)
+  redis.call('PEXPIRE', starts, 61000)
+end
+redis.call('ZADD', slots, now + lease_ms, token)
+redis.call('PEXPIRE', slots, lease_ms + 1000)
+return 0
+"""
+
+
+# Release a slot and wake one waiter; the wake list is capped so tokens nobody waited for cannot pile up.
+_RELEASE = """
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('LPUSH', KEYS[3], '1')
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[2]) - 1)
+  redis.call('PEXPIRE', KEYS[3], 60000)
+end
+return 0
+"""
+
+
+@dataclass(frozen=True)
+class Limits:
+    key: str  # the endpoint's id (or name): who shares the budget
+    max_concurrency: int
+    requests_per_minute: int | None = None
+    lease_seconds: float = 120.0
+
+
+class RedisLimiter:
+    def __init__(self, url: str):
+        import redis
+
+        self.redis = redis.Redis.from_url(url)
+        self.script = self.redis.register_script(_ACQUIRE)
+        self.release_script = self.redis.register_script(_RELEASE)
+
+    def _keys(self, limits: Limits) -> list[str]:
+        return [f"{PREFIX}:{limits.key}:slots", f"{PREFIX}:{limits.key}:starts"]
+
+    def try_acquire(self, limits: Limits, token: str) -> float:
+        """0 when taken; otherwise seconds to wait before trying again (a guess when slots are full)."""
+        answer = int(
+            self.script(
+                keys=self._keys(limits),
+                args=[limits.max_concurrency, int(limits.lease_seconds * 1000), limits.requests_per_minute or 0, token],
+            )
+        )
+        if answer == 0:
+            return 0.0
+        return random.uniform(*POLL_SECONDS) if answer < 0 else answer / 1000
+
+    def release(self, limits: Limits, token: str) -> None:
+        self.release_script(keys=[*self._keys(limits), self._wake(limits)], args=[token, limits.max_concurrency])
+
+    def _wake(self, limits: Limits) -> str:
+        return f"{PREFIX}:{limits.key}:wake"
+
+    def wait(self, limits: Limits, seconds: float) -> None:
+        """Sleep until a slot is released (a wake-up token) or `seconds` pass: a free slot is taken
+        within a Redis round trip instead of a poll interval."""
+        self.redis.blpop([self._wake(limits)], timeout=max(0.001, seconds))
+
+    def in_flight(self, limits: Limits) -> int:
+        slots = self._keys(limits)[0]
+        now_ms = int(time.time() * 1000)
+        return int(self.redis.zcount(slots, now_ms, "+inf"))
+
+    def clear(self, limits: Limits) -> None:
+        self.redis.delete(*self._keys(limits))
+
+
+class LocalLimiter:
+    """The same limits inside one process (eager mode)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.freed = threading.Condition(self.lock)
+        self.active: dict[str, set[str]] = {}
+        self.starts: dict[str, deque[float]] = {}
+
+    def try_acquire(self, limits: Limits, token: str) -> float:
+        now = time.monotonic()
+        with self.lock:
+            active = self.active.setdefault(limits.key, set())
+            if len(active) >= limits.max_concurrency:
+                return random.uniform(*POLL_SECONDS)
+            if limits.requests_per_minute:
+                starts = self.starts.setdefault(limits.key, deque())
+                while starts and starts[0] <= now - 60:
+                    starts.popleft()
+                if len(starts) >= limits.requests_per_minute:
+                    return max(0.001, starts[0] + 60 - now)
+                starts.append(now)
+            active.add(token)
+            return 0.0
+
+    def release(self, limits: Limits, token: str) -> None:
+        with self.lock:
+            self.active.get(limits.key, set()).discard(token)
+            self.freed.notify()
+
+    def wait(self, limits: Limits, seconds: float) -> None:
+        with self.freed:
+            self.freed.wait(seconds)
+
+    def in_flight(self, limits: Limits) -> int:
+        with self.lock:
+            return len(self.active.get(limits.key, ()))
+
+    def clear(self, limits: Limits) -> None:
+        with self.lock:
+            self.active.pop(limits.key, None)
+            self.starts.pop(limits.key, None)
+
+
+_limiter: RedisLimiter | LocalLimiter | None = None
+_limiter_url: str | None = None
+_lock = threading.Lock()
+
+
+def get_limiter() -> RedisLimiter | LocalLimiter:
+    """Redis when REDIS_URL is set (shared by all workers), else the in-process one."""
+    global _limiter, _limiter_url
+    from django.conf import settings
+
+    broker = settings.CELERY_BROKER_URL or ""
+    url = broker if broker.startswith("redis") and not settings.CELERY_TASK_ALWAYS_EAGER else ""
+    with _lock:
+        if _limiter is None or _limiter_url != url:
+            _limiter = RedisLimiter(url) if url else LocalLimiter()
+            _limiter_url = url
+        return _limiter
+
+
+@contextmanager
+def slot(
+    limits: Limits, *, limiter: RedisLimiter | LocalLimiter | None = None, give_up_after: float | None = None
+) -> Iterator[None]:
+    """Hold one request slot of the endpoint while the body runs."""
+    limiter = limiter or get_limiter()
+    token = uuid.uuid4().hex
+    deadline = None if give_up_after is None else time.monotonic() + give_up_after
+    while True:
+        wait = limiter.try_acquire(limits, token)
+        if wait == 0:
+            break
+        if deadline is not None and time.monotonic() + wait > deadline:
+            raise TimeoutError(f"no request slot of endpoint {limits.key} within {give_up_after} s")
+        if wait < POLL_SECONDS[1] * 2:
+            limiter.wait(limits, WAKE_SECONDS)  # slots full: until one is released (or a safety poll)
+        else:
+            time.sleep(wait)  # the minute's budget is spent: Redis said how long
+    try:
+        yield
+    finally:
+        limiter.release(limits, token)

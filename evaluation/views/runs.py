@@ -1,0 +1,111 @@
+"""LLM runs of a project (project admins): start a responses run, follow its progress live (htmx
+polling while it is active), pause / resume / cancel, read every call."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from annotation.errors import DomainError
+from annotation.selectors import membership_for
+from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
+from evaluation.forms import ResponsesRunForm
+from evaluation.selectors import call_for_run, calls_for_run, run_for_project, runs_for_project
+from evaluation.services.draft_summary import DRAFT_KINDS, filtered_page
+from evaluation.services.runs import run_cancel, run_create, run_pause, run_resume, runs_sweep_shown
+
+RUNS_SHOWN = 50
+CALLS_PER_PAGE = 100
+CONTROLS = {"pause": run_pause, "resume": run_resume, "cancel": run_cancel}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def run_list(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    project = membership.project
+    form = ResponsesRunForm(posted(request))
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                run = run_create(
+                    kind="responses",
+                    endpoints=[form.cleaned_data["endpoint"]],
+                    parameters=form.parameters(),
+                    project=project,
+                    user=request.user,
+                )
+            except DomainError as exc:
+                status = show_domain_error(request, exc)
+            else:
+                messages.success(request, f"Run #{run.pk} started.")
+                return redirect("llm_run_page", slug=slug, run_id=run.pk)
+    runs = list(runs_for_project(project=project)[:RUNS_SHOWN])
+    if request.method == "GET" and runs_sweep_shown(runs=runs):
+        runs = list(runs_for_project(project=project)[:RUNS_SHOWN])
+    context = project_context(membership, form=form, runs=runs)
+    return render(request, "evaluation/run_list.html", context, status=status)
+
+
+@login_required
+@require_GET
+def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """The run; htmx asks for the progress partial every second while the run is active."""
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    run = run_for_project(project=membership.project, run_id=run_id)
+    if runs_sweep_shown(runs=[run]):
+        run.refresh_from_db()
+    template = "evaluation/run_page.html"
+    if request.htmx:
+        return render(request, f"{template}#progress", project_context(membership, run=run))
+    drafts = None
+    if run.kind in DRAFT_KINDS:
+        drafts = filtered_page(run, reason=request.GET.get("reason", "")[:40], page=request.GET.get("page"))
+    context = project_context(membership, run=run, endpoints=list(run.endpoints.all()), drafts=drafts)
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def run_control(request: HttpRequest, slug: str, run_id: int, action: str) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    run = run_for_project(project=membership.project, run_id=run_id)
+    service = CONTROLS.get(action)
+    if service is None:
+        raise Http404("No such action.")
+    try:
+        service(run=run)
+    except DomainError as exc:
+        show_domain_error(request, exc)
+    else:
+        messages.success(request, f"Run #{run.pk}: {action} done.")
+    return redirect("llm_run_page", slug=slug, run_id=run.pk)
+
+
+@login_required
+@require_GET
+def call_list(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    run = run_for_project(project=membership.project, run_id=run_id)
+    calls = calls_for_run(run=run)
+    wanted = request.GET.get("status", "")
+    if wanted:
+        calls = calls.filter(status=wanted)
+    page = Paginator(calls, CALLS_PER_PAGE).get_page(request.GET.get("page"))
+    context = project_context(membership, run=run, page=page, wanted=wanted)
+    return render(request, "evaluation/call_list.html", context)
+
+
+@login_required
+@require_GET
+def call_detail(request: HttpRequest, slug: str, run_id: int, call_id: int) -> HttpResponse:
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    run = run_for_project(project=membership.project, run_id=run_id)
+    call = call_for_run(run=run, call_id=call_id)
+    return render(request, "evaluation/call_detail.html", project_context(membership, run=run, call=call))

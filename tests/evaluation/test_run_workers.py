@@ -1,0 +1,191 @@
+"""LLM runs on real Celery worker processes (prefork) on Redis and PostgreSQL, against the real test
+server: the shared limiter across two workers, SIGKILL of a worker mid-run, pause/resume/cancel."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+
+from evaluation.models import Call, Run
+from evaluation.services.runs import run_cancel, run_create, run_pause, run_resume
+from tests.evaluation.helpers import make_endpoint, run_finished, wait_for
+from tests.qc.test_run_faults import REDIS, _database_url, broker  # noqa: F401  (the Redis broker fixture)
+
+pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
+
+HEARTBEAT, STALE, SWEEP, LEASE = 1, 3, 2, 4  # seconds
+
+
+class LLMWorkers:
+    def __init__(self, tmp_path: Path):
+        self.tmp_path = tmp_path
+        self.procs: list[subprocess.Popen] = []
+        self.logs: list[Path] = []
+
+    def start(self, name: str, *, beat: bool = False, threads: int = 8) -> subprocess.Popen:
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test_worker",
+            "DATABASE_URL": _database_url(),
+            "REDIS_URL": REDIS,
+            "GOTONG_RUN_HEARTBEAT_SECONDS": str(HEARTBEAT),
+            "GOTONG_RUN_STALE_SECONDS": str(STALE),
+            "GOTONG_SWEEP_SECONDS": str(SWEEP),
+            "GOTONG_LLM_LEASE_SECONDS": str(LEASE),
+            "GOTONG_LLM_THREADS": str(threads),
+            "GOTONG_LLM_HELPERS": "1",
+            "GOTONG_LLM_BACKOFF_SECONDS": "0.1",
+            "PYTHONUNBUFFERED": "1",
+        }
+        log = self.tmp_path / f"{name}.log"
+        command = [
+            str(Path(sys.executable).parent / "celery"),
+            "-A",
+            "config",
+            "worker",
+            "--pool=prefork",
+            "--concurrency=1",
+            "-Q",
+            "llm,celery",
+            *(["-B", f"--schedule={self.tmp_path / f'{name}-beat'}"] if beat else []),
+            f"--hostname={name}@%h",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+        ]
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                command,
+                cwd=django_settings.BASE_DIR,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.procs.append(proc)
+        self.logs.append(log)
+        return proc
+
+    def kill(self, proc: subprocess.Popen) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+    def output(self) -> str:
+        return "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')[-5000:]}" for log in self.logs)
+
+    def calls_done_by(self, name: str) -> int:
+        text = (self.tmp_path / f"{name}.log").read_text(errors="replace")
+        return sum(int(m) for m in re.findall(r"succeeded in [\d.]+s: \{[^}]*'done': (\d+)", text))
+
+
+@pytest.fixture
+def workers(tmp_path, broker):  # noqa: F811
+    assert connection.vendor == "postgresql", "these tests need PostgreSQL (set DATABASE_URL)"
+    broker.flushdb()
+    pool = LLMWorkers(tmp_path)
+    try:
+        yield pool
+    finally:
+        for proc in pool.procs:
+            pool.kill(proc)
+
+
+def _prompts(n: int) -> list[str]:
+    return [f"Pertanyaan nomor {i}" for i in range(n)]
+
+
+def _done(run: Run) -> int:
+    return Call.objects.filter(run=run, status="done").count()
+
+
+def test_the_limit_holds_across_two_workers_and_both_work(workers, llm_server):
+    llm_server.configure(delay_ms=150)
+    endpoint = make_endpoint(llm_server, max_concurrency=3)
+    workers.start("w1")
+    workers.start("w2")
+
+    run = run_create(kind="responses", endpoints=[endpoint], parameters={"prompts": _prompts(40)})
+    wait_for(lambda: run_finished(run), 60, "the run to finish", workers.output)
+
+    stats = llm_server.stats()
+    assert (run.status, run.calls_done, run.calls_failed, run.total) == ("done", 40, 0, 40), workers.output()
+    assert stats["chat"] == 40
+    assert stats["max_concurrent"] == 3  # reached, never passed, by the two workers together
+    assert workers.calls_done_by("w1") + workers.calls_done_by("w2") == 40
+    assert workers.calls_done_by("w1") > 0 and workers.calls_done_by("w2") > 0, workers.output()
+
+
+def test_a_worker_killed_mid_run_loses_nothing_and_duplicates_nothing(workers, llm_server):
+    llm_server.configure(delay_ms=300)
+    endpoint = make_endpoint(llm_server, max_concurrency=3)
+    first = workers.start("first", beat=True)
+    run = run_create(kind="responses", endpoints=[endpoint], parameters={"prompts": _prompts(30)})
+
+    wait_for(lambda: _done(run) >= 6, 60, "some progress", workers.output)
+    workers.kill(first)
+    at_kill = _done(run)
+    workers.start("second", beat=True)
+    wait_for(lambda: run_finished(run), STALE + SWEEP + LEASE + 40, "the run to finish after the kill", workers.output)
+
+    calls = list(Call.objects.filter(run=run))
+    assert 6 <= at_kill < 30
+    assert (run.status, run.calls_done, run.calls_failed, run.progress, run.total) == ("done", 30, 0, 30, 30)
+    assert run.attempts == 2, workers.output()
+    assert sorted(c.unit_key for c in calls) == sorted(f"p{i + 1}" for i in range(30))
+    assert {c.status for c in calls} == {"done"}
+    assert {c.text for c in calls} == {f"Reply to: Pertanyaan nomor {i}" for i in range(30)}
+    # Requests in flight at the kill (at most the limit, 3) and replies received but not yet written
+    # (at most one batch, 3 claimed + 1) were sent again; each unit's reply was recorded once.
+    assert 30 <= llm_server.stats()["chat"] <= 30 + 3 + 4
+
+
+def test_pause_stops_the_calls_resume_finishes_them(workers, llm_server):
+    llm_server.configure(delay_ms=200)
+    endpoint = make_endpoint(llm_server, max_concurrency=2)
+    workers.start("w1", beat=True)
+    run = run_create(kind="responses", endpoints=[endpoint], parameters={"prompts": _prompts(24)})
+    wait_for(lambda: _done(run) >= 3, 60, "some progress", workers.output)
+
+    run_pause(run=run)
+    wait_for(lambda: not Call.objects.filter(run=run, status="running").exists(), 10, "in-flight calls", workers.output)
+    paused_done, paused_requests = _done(run), llm_server.stats()["chat"]
+    time.sleep(2)
+
+    assert Run.objects.get(pk=run.pk).status == "paused"
+    assert (_done(run), llm_server.stats()["chat"]) == (paused_done, paused_requests)
+    assert paused_done < 24
+    run_resume(run=run)
+    wait_for(lambda: run_finished(run), 60, "the resumed run to finish", workers.output)
+    assert (run.status, run.calls_done, run.total) == ("done", 24, 24)
+    assert llm_server.stats()["chat"] == 24
+
+
+def test_cancel_stops_for_good(workers, llm_server):
+    llm_server.configure(delay_ms=200)
+    endpoint = make_endpoint(llm_server, max_concurrency=2)
+    workers.start("w1", beat=True)
+    run = run_create(kind="responses", endpoints=[endpoint], parameters={"prompts": _prompts(24)})
+    wait_for(lambda: _done(run) >= 2, 60, "some progress", workers.output)
+
+    run_cancel(run=run)
+    time.sleep(1.5)  # in-flight replies arrive and are dropped
+    done = _done(run)
+    requests = llm_server.stats()["chat"]
+    time.sleep(1.5)
+
+    statuses = sorted(set(Call.objects.filter(run=run).values_list("status", flat=True)))
+    assert Run.objects.get(pk=run.pk).status == "cancelled"
+    assert statuses == ["cancelled", "done"]
+    assert Call.objects.filter(run=run, status="cancelled").count() == 24 - done
+    assert (_done(run), llm_server.stats()["chat"]) == (done, requests)
