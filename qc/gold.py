@@ -21,6 +21,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
+from annotation.batching import batched, fewer_gc_passes
 from annotation.foreign_keys import triggers_off_for_locked_parents
 from annotation.importing.bulkwrite import SharedJson, copy_text
 from annotation.models import Item, Judgment, Project
@@ -28,7 +29,6 @@ from annotation.services.judging import ids_in
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow, TaskType
 from annotation.task_types.memo import GoldMemo
-from qc.batching import batched, fewer_gc_passes
 from qc.models import GoldDecision
 
 # Items in these states have been approved by QC and may be judged and decided on.

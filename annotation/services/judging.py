@@ -69,9 +69,11 @@ def ids_in(ids: Iterable[int]) -> list[int] | RawSQL:
     """The right side of an `__in` filter on a batch of ids.
 
     PostgreSQL gets them as one array parameter: thousands of separate placeholders per query cost
-    seconds in Django's query building and psycopg's placeholder conversion at 120,000 items."""
+    seconds in Django's query building and psycopg's placeholder conversion at 120,000 items. The array
+    goes as its text form ({1,2,3}), which psycopg sends as is, instead of a list it adapts element by
+    element (a tenth of a 120,000-item gold recompute)."""
     if connection.vendor == "postgresql":
-        return RawSQL("SELECT unnest(%s::bigint[])", (list(ids),))
+        return RawSQL("SELECT unnest(%s::bigint[])", ("{" + ",".join(str(int(i)) for i in ids) + "}",))
     return list(ids)
 
 

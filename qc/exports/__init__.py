@@ -24,10 +24,10 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from annotation.annotators import annotator_ranks, project_annotators
+from annotation.batching import batched, fewer_gc_passes
 from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import ExportRecord, GoldInfo, ItemRecord, JudgmentRecord
-from qc.batching import batched, fewer_gc_passes
 from qc.exports.formats import neutralise_csv_cell, open_writer
 
 __all__ = [

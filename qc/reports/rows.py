@@ -15,10 +15,10 @@ from django.db.models import DurationField, ExpressionWrapper, F, TextField
 from django.db.models.functions import Cast
 
 from annotation.annotators import project_annotators, rank_of
+from annotation.batching import fewer_gc_passes
 from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import AnnotatorInfo, GoldInfo, ItemRecord, JudgmentRecord, ReportRows
-from qc.batching import fewer_gc_passes
 from qc.gold import DECIDABLE
 
 
