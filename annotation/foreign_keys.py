@@ -54,14 +54,8 @@ class BulkWrite:
 
     @contextmanager
     def triggers_off(self) -> Iterator[None]:
-        if not self.skipping_triggers:
+        with _replica_role(self.skipping_triggers):
             yield
-            return
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL session_replication_role = replica")
-        yield
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL session_replication_role = origin")
 
     def check(self) -> None:
         """Lock the parents the new rows point at and refuse a reference to a missing row."""
@@ -100,7 +94,14 @@ def triggers_off_for_locked_parents() -> Iterator[None]:
     """A write whose every foreign key points at rows this transaction has locked and read: they
     exist and can't go away before the commit, so the per-row checks could only pass and are left out
     (qc.gold saves the decisions of the items it holds FOR UPDATE: 120,000 checks at commit)."""
-    if not triggers_can_be_skipped():
+    with _replica_role(triggers_can_be_skipped()):
+        yield
+
+
+@contextmanager
+def _replica_role(enabled: bool) -> Iterator[None]:
+    # Per-row triggers (the foreign-key checks among them) off for the block, when the role may.
+    if not enabled:
         yield
         return
     with connection.cursor() as cursor:

@@ -5,21 +5,9 @@ from __future__ import annotations
 from django import forms
 
 from evaluation.models import Endpoint
+from evaluation.services.endpoints import FIELDS
 
-ENDPOINT_FIELDS = [
-    "name",
-    "base_url",
-    "model",
-    "api_key_env",
-    "is_local",
-    "timeout_seconds",
-    "max_concurrency",
-    "requests_per_minute",
-    "price_input_per_million",
-    "price_output_per_million",
-    "offers_logprobs",
-    "offers_embeddings",
-]
+ENDPOINT_FIELDS = list(FIELDS)  # what the service saves
 
 
 class EndpointForm(forms.ModelForm):

@@ -3,86 +3,44 @@ server: the shared limiter across two workers, SIGKILL of a worker mid-run, paus
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from django.conf import settings as django_settings
 from django.db import connection
 
 from evaluation.models import Call, Run
 from evaluation.services.runs import run_cancel, run_create, run_pause, run_resume
+from tests.celery_workers import WorkerPool
 from tests.evaluation.helpers import make_endpoint, run_finished, wait_for
-from tests.qc.test_run_faults import REDIS, _database_url, broker  # noqa: F401  (the Redis broker fixture)
+from tests.qc.test_run_faults import broker  # noqa: F401  (the Redis broker fixture)
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
 HEARTBEAT, STALE, SWEEP, LEASE = 1, 3, 2, 4  # seconds
 
 
-class LLMWorkers:
+class LLMWorkers(WorkerPool):
+    """Workers of both queues with short heartbeat, sweep and call-lease periods."""
+
     def __init__(self, tmp_path: Path):
-        self.tmp_path = tmp_path
-        self.procs: list[subprocess.Popen] = []
-        self.logs: list[Path] = []
+        super().__init__(
+            tmp_path,
+            env={
+                "GOTONG_RUN_HEARTBEAT_SECONDS": str(HEARTBEAT),
+                "GOTONG_RUN_STALE_SECONDS": str(STALE),
+                "GOTONG_SWEEP_SECONDS": str(SWEEP),
+                "GOTONG_LLM_LEASE_SECONDS": str(LEASE),
+                "GOTONG_LLM_HELPERS": "1",
+                "GOTONG_LLM_BACKOFF_SECONDS": "0.1",
+            },
+            queues="llm,celery",
+        )
 
     def start(self, name: str, *, beat: bool = False, threads: int = 8) -> subprocess.Popen:
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.test_worker",
-            "DATABASE_URL": _database_url(),
-            "REDIS_URL": REDIS,
-            "GOTONG_RUN_HEARTBEAT_SECONDS": str(HEARTBEAT),
-            "GOTONG_RUN_STALE_SECONDS": str(STALE),
-            "GOTONG_SWEEP_SECONDS": str(SWEEP),
-            "GOTONG_LLM_LEASE_SECONDS": str(LEASE),
-            "GOTONG_LLM_THREADS": str(threads),
-            "GOTONG_LLM_HELPERS": "1",
-            "GOTONG_LLM_BACKOFF_SECONDS": "0.1",
-            "PYTHONUNBUFFERED": "1",
-        }
-        log = self.tmp_path / f"{name}.log"
-        command = [
-            str(Path(sys.executable).parent / "celery"),
-            "-A",
-            "config",
-            "worker",
-            "--pool=prefork",
-            "--concurrency=1",
-            "-Q",
-            "llm,celery",
-            *(["-B", f"--schedule={self.tmp_path / f'{name}-beat'}"] if beat else []),
-            f"--hostname={name}@%h",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-        ]
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                command,
-                cwd=django_settings.BASE_DIR,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        self.procs.append(proc)
-        self.logs.append(log)
-        return proc
-
-    def kill(self, proc: subprocess.Popen) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-
-    def output(self) -> str:
-        return "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')[-5000:]}" for log in self.logs)
+        return super().start(name, beat=beat, env={"GOTONG_LLM_THREADS": str(threads)})
 
     def calls_done_by(self, name: str) -> int:
         text = (self.tmp_path / f"{name}.log").read_text(errors="replace")

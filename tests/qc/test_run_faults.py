@@ -7,27 +7,22 @@ SIGKILL and expects the export to finish anyway, with the whole file, within the
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import redis
-from django.conf import settings as django_settings
 from django.db import connection
 from django.urls import reverse
 
 from config.celery import app
 from qc.exports.runs import export_run_create, export_run_dir
 from qc.models import ExportRun
+from tests.celery_workers import REDIS, WorkerPool
 from tests.qc.helpers import add_judgment, make_item, make_project
-
-REDIS = os.environ.get("GOTONG_TEST_CELERY_REDIS", "redis://127.0.0.1:6379/5")
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
@@ -41,78 +36,25 @@ EXPORT_SECONDS = ITEMS / CHUNK * DELAY_MS / 1000
 RESUME_BOUND = STALE + SWEEP + EXPORT_SECONDS + 15
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    auth = quote(db["USER"] or "", safe="")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-class Workers:
-    """Celery worker subprocesses, each in its own process group, logging to files for the failure message."""
+class Workers(WorkerPool):
+    """Export workers (with beat by default), slowed down and with short heartbeat and sweep periods."""
 
     def __init__(self, tmp_path: Path, media: Path):
-        self.tmp_path = tmp_path
-        self.media = media
-        self.procs: list[subprocess.Popen] = []
-        self.logs: list[Path] = []
+        super().__init__(
+            tmp_path,
+            env={
+                "GOTONG_MEDIA_ROOT": str(media),
+                "GOTONG_RUN_HEARTBEAT_SECONDS": str(HEARTBEAT),
+                "GOTONG_RUN_STALE_SECONDS": str(STALE),
+                "GOTONG_SWEEP_SECONDS": str(SWEEP),
+                "GOTONG_EXPORT_CHUNK_SIZE": str(CHUNK),
+                "GOTONG_EXPORT_TEST_DELAY_MS": str(DELAY_MS),
+            },
+            log_tail=4000,
+        )
 
     def start(self, name: str, *, beat: bool = True) -> subprocess.Popen:
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.test_worker",
-            "DATABASE_URL": _database_url(),
-            "REDIS_URL": REDIS,
-            "GOTONG_MEDIA_ROOT": str(self.media),
-            "GOTONG_RUN_HEARTBEAT_SECONDS": str(HEARTBEAT),
-            "GOTONG_RUN_STALE_SECONDS": str(STALE),
-            "GOTONG_SWEEP_SECONDS": str(SWEEP),
-            "GOTONG_EXPORT_CHUNK_SIZE": str(CHUNK),
-            "GOTONG_EXPORT_TEST_DELAY_MS": str(DELAY_MS),
-            "PYTHONUNBUFFERED": "1",
-        }
-        log = self.tmp_path / f"{name}.log"
-        celery = Path(sys.executable).parent / "celery"
-        command = [
-            str(celery),
-            "-A",
-            "config",
-            "worker",
-            "--pool=prefork",
-            "--concurrency=1",
-            "-Q",
-            "celery",
-            *(["-B", f"--schedule={self.tmp_path / f'{name}-beat-schedule'}"] if beat else []),
-            f"--hostname={name}@%h",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-        ]
-        with log.open("wb") as out:
-            proc = subprocess.Popen(
-                command,
-                cwd=django_settings.BASE_DIR,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: pool child and beat die with it
-            )
-        self.procs.append(proc)
-        self.logs.append(log)
-        return proc
-
-    def kill(self, proc: subprocess.Popen) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-
-    def kill_all(self) -> None:
-        for proc in self.procs:
-            self.kill(proc)
-
-    def output(self) -> str:
-        return "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')[-4000:]}" for log in self.logs)
+        return super().start(name, beat=beat)
 
 
 def _children(pid: int) -> set[int]:
