@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from django.urls import reverse
+
 from annotation.task_types import registered_task_types
 
 
@@ -25,3 +27,12 @@ def task_type_modules(leaf: str) -> list[str]:
         if spec is not None:
             found.append(module)
     return found
+
+
+def task_type_pages(task_type: str, slug: str) -> list[tuple[str, str]]:
+    """(label, URL) of the project pages a task type's urls.py names in its PAGES, for the runs page."""
+    module = f"{__name__}.{task_type}.urls"
+    if module not in task_type_modules("urls"):
+        return []
+    pages = getattr(importlib.import_module(module), "PAGES", {})
+    return [(label, reverse(name, args=[slug])) for name, label in pages.items()]

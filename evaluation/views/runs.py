@@ -17,6 +17,7 @@ from evaluation.forms import ResponsesRunForm
 from evaluation.selectors import call_for_run, calls_for_run, run_for_project, runs_for_project
 from evaluation.services.draft_summary import DRAFT_KINDS, filtered_page
 from evaluation.services.runs import run_cancel, run_create, run_pause, run_resume, runs_sweep_shown
+from evaluation.task_types import task_type_pages
 
 RUNS_SHOWN = 50
 CALLS_PER_PAGE = 100
@@ -49,7 +50,8 @@ def run_list(request: HttpRequest, slug: str) -> HttpResponse:
     runs = list(runs_for_project(project=project)[:RUNS_SHOWN])
     if request.method == "GET" and runs_sweep_shown(runs=runs):
         runs = list(runs_for_project(project=project)[:RUNS_SHOWN])
-    context = project_context(membership, form=form, runs=runs)
+    pages = task_type_pages(project.task_type, project.slug)
+    context = project_context(membership, form=form, runs=runs, task_type_pages=pages)
     return render(request, "evaluation/run_list.html", context, status=status)
 
 

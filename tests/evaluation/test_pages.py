@@ -151,3 +151,33 @@ def test_another_projects_admin_gets_404_and_changes_nothing(llm_server, csqa, o
 
     assert statuses == [404] * 7
     assert Run.objects.get(pk=run.pk).status == "done"
+
+
+def test_the_model_pages_are_linked_where_their_users_look(csqa):
+    """Admins find "Model runs" in the project's navigation, staff "Model endpoints"; a csqa project's
+    runs page links the task type's own pages (an NLI project has none); annotators see no link."""
+    from tests.nli_world import make_nli_project
+
+    nli = make_nli_project(slug="nli-links", premises=())
+    admin, annotator = Client(), Client()
+    admin.force_login(csqa.admin)
+    annotator.force_login(csqa.annotators[0])
+    staff = Client()
+    staff.force_login(UserFactory(username="root", is_staff=True))
+
+    runs = admin.get(f"/p/{csqa.project.slug}/runs/").content.decode()
+    nli_admin = Client()
+    nli_admin.force_login(nli.admin)
+    nli_runs = nli_admin.get("/p/nli-links/runs/").content.decode()
+    home_for_annotator = annotator.get(f"/p/{csqa.project.slug}/").content.decode()
+
+    assert f'<a href="/p/{csqa.project.slug}/runs/">Model runs</a>' in runs
+    assert (
+        f'<p id="task-type-pages"><a href="/p/{csqa.project.slug}/generate/">Generate drafts</a> · '
+        f'<a href="/p/{csqa.project.slug}/adapt/">Adapt CommonsenseQA</a> · '
+        f'<a href="/p/{csqa.project.slug}/human-vs-llm/">Human vs LLM</a></p>'
+    ) in runs
+    assert 'id="task-type-pages"' not in nli_runs
+    assert "Model runs" not in home_for_annotator
+    assert "Model endpoints" not in runs  # a project admin who is not site staff
+    assert '<a href="/evaluation/endpoints/">Model endpoints</a>' in staff.get("/").content.decode()

@@ -9,3 +9,6 @@ urlpatterns = [
     path("p/<slug:slug>/adapt/", views.adapt_page, name="llm_adapt"),
     path("p/<slug:slug>/human-vs-llm/", views.human_vs_llm_page, name="human_vs_llm"),
 ]
+
+# Linked from the project's runs page (evaluation.task_types.task_type_pages).
+PAGES = {"llm_generate": "Generate drafts", "llm_adapt": "Adapt CommonsenseQA", "human_vs_llm": "Human vs LLM"}
