@@ -106,8 +106,9 @@ def import_child(path: str) -> None:
 
     engine._Decider.decide_batch = timed_decide
     started = time.perf_counter()
-    # The outer block only splits the time: the commit is where PostgreSQL checks the deferred
-    # foreign keys of every row written (about 27 per item with its answers and decision).
+    # The outer block only splits the time: the commit is where PostgreSQL would check deferred foreign
+    # keys row by row; the import checks them once itself (annotation/foreign_keys.py), so it is short
+    # unless the database role may not switch the per-row checks off.
     with transaction.atomic():
         summary = imports.items_import(path_or_bytes=path, project_slug=SLUG, format="id-csqa", language="id")
         before_commit = time.perf_counter()
@@ -162,7 +163,7 @@ def main() -> None:
         "file_mb": round(size_mb, 1),
         "seconds": round(seconds, 2),
         # Of which deciding the new items' gold (inline, the task type's gold_decide per item) and the
-        # commit (PostgreSQL checking the deferred foreign keys); the rest is reading and writing.
+        # commit (deferred foreign-key checks, if any were left to it); the rest is reading and writing.
         "gold_seconds": round(result["gold_seconds"], 2),
         "commit_seconds": round(result["commit_seconds"], 2),
         "items_per_second_without_gold": round(result["items"] / (seconds - result["gold_seconds"])),

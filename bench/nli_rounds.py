@@ -233,8 +233,8 @@ def timed(function, **kwargs):
 
 def timed_plan(function, project):
     """A judging plan timed as a whole (commit included) and where the time went: the gold decisions it
-    re-takes (rounds 2 and 3), the pure planner, the COPY of the assignments, the commit (deferred
-    foreign-key checks), and the rest (reads, updates)."""
+    re-takes (rounds 2 and 3), the pure planner, the COPY of the assignments (with their foreign keys
+    checked once, annotation/foreign_keys.py), the commit, and the rest (reads, updates)."""
     from django.db import transaction
 
     import annotation.services.judging as judging
