@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 # Modules that register run kinds (evaluation/kinds.py `register`) when imported; each task type's own
 # kinds (evaluation/task_types/<name>/kinds.py) are found by evaluation.task_types.
-KIND_MODULES = ["evaluation.kinds"]
+KIND_MODULES = ["evaluation.kinds", "evaluation.benchmarks.kind"]
 
 
 class EvaluationConfig(AppConfig):

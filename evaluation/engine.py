@@ -124,7 +124,7 @@ class Claimed:
 
 @dataclass(frozen=True)
 class Outcome:
-    result: llm.ChatResult | llm.EmbeddingResult | None = None
+    result: llm.ChatResult | llm.EmbeddingResult | llm.LikelihoodResult | None = None
     error: llm.LLMError | None = None
     slot_timeout: bool = False
 
@@ -200,7 +200,26 @@ def call_execute(
         with slot(limits, give_up_after=wait_budget):
             if call.operation == Call.Operation.EMBED:
                 return Outcome(result=llm.embed(endpoint=config, inputs=call.request.get("input", [])))
+            if call.operation == Call.Operation.SCORE:
+                return Outcome(
+                    result=llm.score_continuation(
+                        endpoint=config,
+                        context=call.request.get("context", ""),
+                        continuation=call.request.get("continuation", ""),
+                    )
+                )
             params = call.request.get("params", {})
+            if "prompt" in call.request:  # a plain completion (Unit.prompt)
+                return Outcome(
+                    result=llm.complete(
+                        endpoint=config,
+                        prompt=call.request["prompt"],
+                        max_tokens=params.get("max_tokens"),
+                        temperature=params.get("temperature"),
+                        stop=params.get("stop"),
+                        seed=params.get("seed"),
+                    )
+                )
             return Outcome(
                 result=llm.chat(
                     endpoint=config,

@@ -8,6 +8,8 @@ A kind is an object registered under its name with `register(kind)`:
         label = "What it does"
 
         def clean_parameters(self, parameters: dict, *, project) -> dict:   # InvalidInput if wrong
+        def preflight(self, parameters: dict, *, endpoints) -> None:        # optional: InvalidInput if
+                                                                            # an endpoint cannot do it
         def units(self, run) -> Iterable[Unit]:                             # the run's first calls
         def lock(self, run, unit_keys) -> None:                             # optional: rows to lock first
         def on_result(self, run, call) -> Iterable[Unit]:                   # a call finished (done)
@@ -22,6 +24,8 @@ A kind is an object registered under its name with `register(kind)`:
   (idempotent by the unique constraint) and the run finishes only when they are finished too.
 - `on_finish` runs once, in the transaction that marks the run done.
 Kinds are pure about HTTP: they never call a model; the engine does, through evaluation/llm/client.py.
+The one exception is `preflight`, asked by run_create before the run exists (nothing is created when
+it refuses): e.g. whether an endpoint gives the log-probabilities likelihood scoring needs.
 """
 
 from __future__ import annotations
@@ -39,13 +43,20 @@ class Unit:
     messages: list[dict[str, Any]] = field(default_factory=list)
     template: str = ""
     params: dict[str, Any] = field(default_factory=dict)  # max_tokens, temperature, logprobs, stop, seed
-    operation: str = "chat"  # or "embed": `inputs` are embedded
+    operation: str = "chat"  # or "embed": `inputs` are embedded; or "score": log P(continuation | context)
     inputs: list[str] = field(default_factory=list)
+    context: str = ""  # "score" only
+    continuation: str = ""  # "score" only
+    prompt: str = ""  # "chat" with a plain prompt instead of messages: a plain completion (base models)
     endpoint_ids: tuple[int, ...] | None = None  # None: every endpoint of the run
 
     def request(self) -> dict[str, Any]:
         if self.operation == "embed":
             return {"input": list(self.inputs)}
+        if self.operation == "score":
+            return {"context": self.context, "continuation": self.continuation}
+        if self.prompt:
+            return {"prompt": self.prompt, "params": dict(self.params)}
         return {"messages": list(self.messages), "params": dict(self.params)}
 
 
@@ -56,6 +67,11 @@ class RunKind:
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         return parameters
 
+    def preflight(self, parameters: dict[str, Any], *, endpoints: Any) -> None:
+        """Before the run is created, with its cleaned parameters and endpoints: InvalidInput when an
+        endpoint cannot do what the run asks. May ask the endpoints (evaluation/llm/client.py)."""
+        return None
+
     def units(self, run: Any) -> Iterable[Unit]:
         raise NotImplementedError
 
@@ -63,6 +79,11 @@ class RunKind:
         """Before a batch of replies is recorded (in its transaction): lock, in one fixed order, the
         rows the kind's `on_result`/`on_failed` will lock for these units, so two workers recording
         batches at once never wait on each other in a cycle."""
+        return None
+
+    def batch_end(self, run: Any) -> None:
+        """After the batch's on_result/on_failed calls, in the same transaction (after `lock`): write what
+        the kind buffered for the batch in one statement (the benchmark kind's predictions)."""
         return None
 
     def on_result(self, run: Any, call: Any) -> Iterable[Unit]:

@@ -133,13 +133,15 @@ class Call(models.Model):
     class Operation(models.TextChoices):
         CHAT = "chat", "Chat completion"
         EMBED = "embed", "Embeddings"
+        SCORE = "score", "Likelihood score"
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="calls")
     endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="calls")
     unit_key = models.CharField(max_length=200)
     template = models.CharField(max_length=100, blank=True)
     operation = models.CharField(max_length=10, choices=Operation.choices, default=Operation.CHAT)
-    # What is sent: {"messages": [...], "params": {...}} for chat, {"input": [...]} for embeddings.
+    # What is sent: {"messages": [...], "params": {...}} for chat, {"input": [...]} for embeddings,
+    # {"context": "...", "continuation": "..."} for a likelihood score.
     request = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -176,4 +178,5 @@ class Call(models.Model):
         return max(0, self.attempts - 1)
 
 
+from evaluation.models_benchmarks import BenchmarkCase, Prediction  # noqa: E402,F401
 from evaluation.models_generation import AdaptationState, FilteredDraft, GeneratedItem, PromptTemplate  # noqa: E402,F401

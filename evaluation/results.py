@@ -71,6 +71,14 @@ def _done_fields(result: Any, endpoint: Endpoint, now: Any) -> dict[str, Any]:
     cost = endpoint.cost_of(prompt_tokens=result.prompt_tokens, completion_tokens=completion)
     if isinstance(result, llm.EmbeddingResult):
         fields = {"response": {**result.raw, "vectors": result.vectors}, "text": "", "finish_reason": ""}
+    elif isinstance(result, llm.LikelihoodResult):
+        # The continuation's own tokens, what the kind picks from; the echo in full stays in `response`.
+        logprobs = {
+            "tokens": list(result.tokens),
+            "token_logprobs": list(result.token_logprobs),
+            "byte_length": result.byte_length,
+        }
+        fields = {"response": result.raw, "text": "", "finish_reason": "", "logprobs": logprobs}
     else:
         fields = {
             "response": result.raw,
@@ -252,6 +260,7 @@ def _results_write_once(
     for call, outcome in results:
         if outcome.result is None:
             _record_error(run, kind, call, outcome, tally)
+    kind.batch_end(run)
     counters: dict[str, Any] = {}
     if follow_ups:
         from evaluation.engine import calls_add  # the planner; it imports this module

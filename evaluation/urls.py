@@ -1,10 +1,12 @@
 """Browser pages of evaluation: endpoints (site staff) and a project's LLM runs (its admins)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from evaluation.views import endpoints, runs
 
 urlpatterns = [
+    path("", include("evaluation.benchmarks.urls_open_ended")),
+    path("", include("evaluation.benchmarks.urls_pages")),
     path("evaluation/endpoints/", endpoints.endpoint_list, name="endpoint_list"),
     path("evaluation/endpoints/new/", endpoints.endpoint_new, name="endpoint_new"),
     path("evaluation/endpoints/<int:endpoint_id>/", endpoints.endpoint_edit, name="endpoint_edit"),

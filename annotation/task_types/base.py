@@ -248,6 +248,50 @@ class ContractExamples:
 
 
 @dataclass(frozen=True)
+class BenchmarkTemplate:
+    """A built-in prompt of a task type's benchmark: `{{ field }}` placeholders over BenchmarkItem.fields,
+    rendered by the core's sandbox (evaluation/templating.py), so a template sees nothing else."""
+
+    name: str  # stable: stored on every prediction (Call.template)
+    label: str
+    text: str
+    source: str = ""  # where the text comes from (a paper's appendix), shown beside it
+    # Asks without the options (an open-ended check): replies are judged by reviewers, not extracted.
+    open_ended: bool = False
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """How this task type's items become a model task (TaskType.benchmark()).
+
+    kind: "choice" (the model answers with one of `answers`, letters of options whose texts are in
+    BenchmarkItem.options) or "label" (one of the `answers` words). `gold_keys`: the answers an item can
+    be scored against (the first is the default), e.g. the author's answer or the judges' majority.
+    `fields`: the names a template may use (a custom template is checked against them).
+    """
+
+    kind: str
+    answers: tuple[str, ...]
+    gold_keys: tuple[str, ...]
+    templates: tuple[BenchmarkTemplate, ...]
+    fields: tuple[str, ...]
+    gold_key_labels: dict[str, str] = field(default_factory=dict)
+    # The human baseline is the majority of BenchmarkItem.human_answers against gold, a tie going to the
+    # answer given first; or, when set, to this answer (IndoNLI: "entailment", the most frequent label).
+    human_no_majority: str | None = None
+
+
+class BenchmarkItem(NamedTuple):
+    """One item as a model task (TaskType.benchmark_item): what templates read, the options, the gold
+    answer under the chosen gold key, and what the humans answered (the human baseline)."""
+
+    fields: dict[str, Any]  # plain text/numbers only (the template sandbox refuses anything else)
+    options: tuple[str, ...]  # the option texts in `answers` order ("choice"), () for labels
+    gold: str | None  # None: no answer under this gold key; the item is left out
+    human_answers: tuple[str, ...] = ()  # e.g. the answerers' majority, or each validator's label
+
+
+@dataclass(frozen=True)
 class DataCardStats:
     """What the export engine hands to datacard_text once every record is written."""
 
@@ -278,7 +322,7 @@ class TaskType:
       reports    report_template, report_sections
       export     export_fields, export_row, export_split, parquet_schema, datacard_text
       importers  importers
-      benchmark  benchmark
+      benchmark  benchmark, benchmark_item
       demo       demo
     """
 
@@ -545,9 +589,15 @@ class TaskType:
         """Tiny examples the contract test runs this task type on (None: not given yet, the test skips it)."""
         return None
 
-    # --- benchmark (declared here, used by the benchmarks issue) -----------------------------------
-    # e.g. {"kind": "mcq", "choices": ["A", ..., "E"]} or {"kind": "classification", "labels": [...]}
-    benchmark: ClassVar[dict[str, Any] | None] = None
+    # --- benchmark ---------------------------------------------------------------------------------
+    def benchmark(self) -> BenchmarkSpec | None:
+        """How items become a model task (answers, gold keys, built-in templates); None: no benchmark."""
+        return None
+
+    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
+        """One item (with its judgments and gold decision, `record.gold` always filled by the benchmark
+        engine when the item has one) as a model task under `gold_key`; None leaves the item out."""
+        raise NotImplementedError
 
     # --- demo --------------------------------------------------------------------------------------
     def demo(self) -> DemoProject | None:

@@ -9,6 +9,8 @@
   and 5xx; terminal for 3xx, other 4xx, a reply that is not JSON and a missing API key.
 - One `openai.OpenAI` per endpoint configuration and process, shared by threads (httpx is
   thread-safe) so connections are kept alive; its base URL is checked again every REVALIDATE seconds.
+- Likelihood scoring (`score_continuation`, `supports_likelihood`): the log-probabilities a model gives
+  a continuation after a context, from the completions API with `echo` and `logprobs`.
 """
 
 from __future__ import annotations
@@ -71,6 +73,30 @@ class EmbeddingResult:
     prompt_tokens: int
     latency_ms: int
     raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class LikelihoodResult:
+    """The continuation's own tokens: their text and log-probabilities (natural log), in order."""
+
+    tokens: tuple[str, ...]
+    token_logprobs: tuple[float, ...]
+    token_count: int
+    byte_length: int  # UTF-8 bytes of the continuation text, for "bytes" normalisation
+    prompt_tokens: int
+    completion_tokens: int
+    latency_ms: int
+    raw: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def logprob(self) -> float:
+        return sum(self.token_logprobs)
+
+
+@dataclass(frozen=True)
+class LikelihoodSupport:
+    supported: bool
+    reason: str = ""
 
 
 class LLMError(Exception):
@@ -313,6 +339,50 @@ def chat(
         raise _classify(exc, int((time.perf_counter() - started) * 1000)) from exc
 
 
+def complete(
+    *,
+    endpoint: EndpointConfig,
+    prompt: str,
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+    stop: list[str] | None = None,
+    seed: int | None = None,
+) -> ChatResult:
+    """One plain (non-chat) completion of `prompt`, for base models without a chat template; the same
+    small result as chat()."""
+    started = time.perf_counter()
+    kwargs: dict[str, Any] = {"model": endpoint.model, "prompt": prompt}
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if stop:
+        kwargs["stop"] = stop
+    if seed is not None:
+        kwargs["seed"] = seed
+    try:
+        client = _client(endpoint)
+        response = client.completions.with_raw_response.create(**kwargs)
+        raw = json.loads(response.http_response.text)
+        latency_ms = int((time.perf_counter() - started) * 1000)
+        choice = raw["choices"][0]
+        usage = raw.get("usage") or {}
+        text = choice.get("text")
+        if text is not None and not isinstance(text, str):
+            raise TypeError("completion text is not text")
+        return ChatResult(
+            text=text or "",
+            finish_reason=choice.get("finish_reason") or "",
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            latency_ms=latency_ms,
+            logprobs=None,
+            raw=raw,
+        )
+    except Exception as exc:  # classified, or re-raised when it is a bug of ours
+        raise _classify(exc, int((time.perf_counter() - started) * 1000)) from exc
+
+
 def embed(*, endpoint: EndpointConfig, inputs: list[str]) -> EmbeddingResult:
     started = time.perf_counter()
     try:
@@ -331,3 +401,154 @@ def embed(*, endpoint: EndpointConfig, inputs: list[str]) -> EmbeddingResult:
         )
     except Exception as exc:
         raise _classify(exc, int((time.perf_counter() - started) * 1000)) from exc
+
+
+# --- likelihood scoring ----------------------------------------------------------------------------
+
+# max_tokens=1, never 0: llama-cpp-python reads 0 as "until the context is full" (measured: a 4k-token
+# ramble, 3 min 46 s, for one score); servers that accept 0 give the same echo either way. The one
+# generated token is recognised by its text and left out.
+SCORE_MAX_TOKENS = 1
+# The probe's text: after a few numbers any language model is sure of the next one, so the echoed
+# log-probabilities show whether position i really is log P(token i | tokens before i).
+PROBE_TEXT = ", ".join(str(n) for n in range(1, 31))
+PROBE_MEAN_LOGPROB = -2.0  # aligned SmolLM2: -0.1 a token; misaligned: -12
+
+
+def _unsupported(message: str, *, raw: dict | None = None, latency_ms: int | None = None) -> LLMError:
+    return LLMError(
+        f"The endpoint does not support likelihood scoring: {message}",
+        kind="unsupported",
+        retryable=False,
+        body=json.dumps(raw)[:2000] if raw else "",
+        latency_ms=latency_ms,
+    )
+
+
+def _echo(endpoint: EndpointConfig, prompt: str) -> tuple[dict[str, Any], int]:
+    """One completions request echoing PROMPT with its tokens' log-probabilities: (raw reply, ms)."""
+    started = time.perf_counter()
+    try:
+        client = _client(endpoint)
+        response = client.completions.with_raw_response.create(
+            model=endpoint.model, prompt=prompt, echo=True, logprobs=1, max_tokens=SCORE_MAX_TOKENS, temperature=0
+        )
+        raw = json.loads(response.http_response.text)
+        return raw, int((time.perf_counter() - started) * 1000)
+    except Exception as exc:
+        error = _classify(exc, int((time.perf_counter() - started) * 1000))
+        if error.kind == "bad_request":  # a 4xx other than 408/409/429: the server refuses echo/logprobs
+            raise _unsupported(error.message, latency_ms=error.latency_ms) from exc
+        raise error from exc
+
+
+def _echoed_tokens(raw: dict[str, Any], latency_ms: int) -> tuple[list[str], list[float | None]]:
+    choice = (raw.get("choices") or [{}])[0]
+    logprobs = choice.get("logprobs") or {}
+    tokens, values = logprobs.get("tokens"), logprobs.get("token_logprobs")
+    if not tokens or not isinstance(tokens, list) or not isinstance(values, list) or len(values) != len(tokens):
+        raise _unsupported("the reply has no log-probabilities for the echoed prompt", raw=raw, latency_ms=latency_ms)
+    if not all(isinstance(t, str) for t in tokens):
+        raise TypeError("echoed tokens are not text")
+    return tokens, values
+
+
+def _prompt_end(tokens: list[str], prompt: str, raw: dict[str, Any]) -> int:
+    """How many of the echoed tokens are the prompt's: the generated token(s) at the end are dropped
+    when they are there. The OpenAI API lists them after the prompt's; llama-cpp-python leaves them
+    out for a model without a BOS token. So: drop the trailing tokens whose text is exactly the
+    generated text (the echoed text minus the prompt), unless what remains no longer ends like the prompt."""
+    choice = raw["choices"][0]
+    text = choice.get("text") or ""
+    generated = text[len(prompt) :] if text.startswith(prompt) else ""
+    completion_tokens = int((raw.get("usage") or {}).get("completion_tokens") or 0)
+    n = len(tokens)
+    for k in (completion_tokens, 0):
+        if 0 <= k <= n and "".join(tokens[n - k :]) == (generated if k else ""):
+            return n - k
+    return n
+
+
+def score_continuation(*, endpoint: EndpointConfig, context: str, continuation: str) -> LikelihoodResult:
+    """log P(continuation | context): the token log-probabilities of the continuation's tokens.
+
+    Method: one completions request for context+continuation with `echo`, `logprobs=1` and
+    max_tokens=1; the generated token is dropped (`_prompt_end`); then tokens are taken from the end of
+    the prompt backwards until their text covers the continuation. Edge cases, by design:
+    - the text offsets the server reports are not used: llama-cpp-python counts them without a leading
+      BOS token's text, so they do not match the prompt; the tokens' own text is exact everywhere;
+    - a token that straddles the boundary (context "(" + continuation "A)" tokenised as "(A", ")")
+      belongs to the continuation: its log-probability is the model's, conditioned on the context
+      before it (lm-eval tokenises the two apart; a text API cannot);
+    - an empty context is refused (the first token of a prompt has no log-probability), and so is an
+      empty continuation (nothing to score);
+    - a continuation whose tokens cannot be found at the end of the echo (a server that normalises
+      text) is a terminal `bad_response`; a reply without log-probabilities is terminal `unsupported`.
+    """
+    if not context:
+        raise LLMError(
+            "Likelihood scoring needs a context before the continuation.", kind="bad_request", retryable=False
+        )
+    if not continuation:
+        raise LLMError("Likelihood scoring needs a non-empty continuation.", kind="bad_request", retryable=False)
+    prompt = context + continuation
+    raw, latency_ms = _echo(endpoint, prompt)
+    try:
+        tokens, values = _echoed_tokens(raw, latency_ms)
+        end = _prompt_end(tokens, prompt, raw)
+        start, covered = end, ""
+        while start > 0 and len(covered) < len(continuation):
+            start -= 1
+            covered = tokens[start] + covered
+        if not covered.endswith(continuation):
+            raise ValueError(f"the echoed tokens do not end with the continuation ({covered!r})")
+        picked = values[start:end]
+        if any(not isinstance(v, (int, float)) for v in picked):
+            raise ValueError("a continuation token has no log-probability")
+        usage = raw.get("usage") or {}
+        return LikelihoodResult(
+            tokens=tuple(tokens[start:end]),
+            token_logprobs=tuple(float(v) for v in picked),
+            token_count=end - start,
+            byte_length=len(continuation.encode("utf-8")),
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            latency_ms=latency_ms,
+            raw=raw,
+        )
+    except Exception as exc:
+        raise _classify(exc, latency_ms) from exc
+
+
+def supports_likelihood(endpoint: EndpointConfig, *, prefix: str = "") -> LikelihoodSupport:
+    """Whether the endpoint gives correct echo log-probabilities, asked once before a run starts.
+
+    `prefix`: how the run's prompts begin (e.g. a chat template's first special token). One request
+    echoes prefix + "1, 2, ..., 30": unsupported when the server refuses (4xx) or returns no
+    log-probabilities, and when the numbers late in the count are not likely (mean log-probability
+    over the last half below PROBE_MEAN_LOGPROB): then position i does not hold log P(token i | before
+    i). llama-cpp-python 0.3.x shows the latter for a model without a BOS token (SmolLM2): it pairs
+    each token with the distribution *after* it (abetlen/llama-cpp-python#1983); a prompt that starts
+    with the model's BOS token is scored right. Timeouts and connection errors are raised, not
+    answered: the endpoint is down, not unable."""
+    prompt = prefix + PROBE_TEXT
+    try:
+        raw, latency_ms = _echo(endpoint, prompt)
+        tokens, values = _echoed_tokens(raw, latency_ms)
+    except LLMError as error:
+        if error.retryable:
+            raise
+        return LikelihoodSupport(False, error.message)
+    end = _prompt_end(tokens, prompt, raw)
+    tail = [v for v in values[:end][end // 2 :] if isinstance(v, (int, float))]
+    if not tail:
+        return LikelihoodSupport(False, "The endpoint does not support likelihood scoring: no log-probabilities.")
+    mean = sum(tail) / len(tail)
+    if mean < PROBE_MEAN_LOGPROB:
+        return LikelihoodSupport(
+            False,
+            "The endpoint's echoed log-probabilities are misaligned with its tokens (a counting sequence "
+            f"scored {mean:.2f} nats a token); likelihood scoring would be meaningless. llama-cpp-python "
+            "does this for a model without a BOS token unless the prompt starts with it.",
+        )
+    return LikelihoodSupport(True, "")

@@ -51,6 +51,7 @@ def run_create(
     if not endpoints:
         raise InvalidInput("Choose at least one endpoint.", field_errors={"endpoint": ["Required."]})
     cleaned = run_kind.clean_parameters(parameters, project=project)
+    run_kind.preflight(cleaned, endpoints=list(endpoints))
     task_id = str(uuid.uuid4())
     run = Run.objects.create(
         kind=kind,

@@ -7,7 +7,8 @@ Run in its own process, so Celery worker processes reach it over TCP and its GIL
 
 It prints `PORT <n>` on its first stdout line. `LLMServer` (below) starts it and talks to it.
 
-Endpoints: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models. Control (JSON):
+Endpoints: POST /v1/chat/completions, POST /v1/completions, POST /v1/embeddings, GET /v1/models.
+Control (JSON):
 - POST /_control/config  sets the behaviour (replaces the previous one), e.g.
     {"delay_ms": 200,
      "replies": [{"match": "kunjung", "reply": "..."}],   # first rule whose text is in the prompt
@@ -23,6 +24,17 @@ Endpoints: POST /v1/chat/completions, POST /v1/embeddings, GET /v1/models. Contr
 behaviour dict, for replies computed from the prompt (H2's generation tests).
 
 Usage counts words: prompt_tokens = words of all messages, completion_tokens = words of the reply.
+
+/v1/completions without `echo` is a plain completion: it answers as chat does (scripted replies by
+prompt substring, handler, default). For likelihood scoring it tokenizes the prompt into words with
+their leading whitespace (`_tokens`) and generates one token, " ."; with `echo` the reply's text is
+prompt + " ." and with `logprobs` each echoed token gets a log-probability, OpenAI style (the first
+one null, the generated one -0.5). Scripted in the config:
+    {"likelihood": {" Bandung": -0.5, " Jawa Barat": [-0.1, -2.0]},  # the longest one the prompt ends
+     "default_logprob": -1.0,                                       # with: its tokens get these values
+     "completion_logprobs": false}                                  # reply without logprobs at all
+A number applies to every token of that text, a list gives one value per token. Faults and "default"
+behaviours apply as for chat (e.g. {"default": {"status": 400}} for a server without echo).
 """
 
 from __future__ import annotations
@@ -32,6 +44,7 @@ import hashlib
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -57,6 +70,7 @@ class State:
         with self.lock:
             self.requests = 0
             self.chat = 0
+            self.completions = 0
             self.embeddings = 0
             self.active = 0
             self.max_concurrent = 0
@@ -78,6 +92,7 @@ class State:
             return {
                 "requests": self.requests,
                 "chat": self.chat,
+                "completions": self.completions,
                 "embeddings": self.embeddings,
                 "max_concurrent": self.max_concurrent,
                 "active": self.active,
@@ -111,6 +126,11 @@ class State:
 
 def _words(text: str) -> int:
     return len(text.split())
+
+
+def _tokens(text: str) -> list[str]:
+    """Words with their leading whitespace (trailing whitespace joins the last one): joined, the text."""
+    return re.findall(r"\s*\S+\s*$|\s*\S+|\s+$", text)
 
 
 def _prompt(body: dict) -> str:
@@ -193,6 +213,8 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if self.path.endswith("/chat/completions"):
                 self._chat(body)
+            elif self.path.endswith("/completions"):
+                self._completions(body)
             elif self.path.endswith("/embeddings"):
                 self._embeddings(body)
             else:
@@ -269,6 +291,62 @@ class Handler(BaseHTTPRequestHandler):
                 "completion_tokens": _words(reply),
                 "total_tokens": _words(all_text) + _words(reply),
             },
+        }
+        self._send(200, json.dumps(payload).encode(), slow=float(behaviour.get("slow") or 0))
+
+    def _completions(self, body: dict) -> None:
+        state = self.server.state
+        prompt = body.get("prompt") or ""
+        prompt = prompt if isinstance(prompt, str) else "".join(prompt)
+        with state.lock:
+            state.completions += 1
+            state.by_prompt[prompt] = state.by_prompt.get(prompt, 0) + 1
+        behaviour = state.behaviour(prompt, body)
+        if self._fault(behaviour):
+            return
+        config = state.config
+        tokens = _tokens(prompt)
+        values: list[float | None] = [float(config.get("default_logprob", -1.0))] * len(tokens)
+        scripted = [text for text in config.get("likelihood", {}) if text and prompt.endswith(text)]
+        if scripted:
+            text = max(scripted, key=len)
+            value = config["likelihood"][text]
+            count = len(_tokens(text))
+            per_token = value if isinstance(value, list) else [value] * count
+            if len(per_token) != count:
+                self._json(500, {"error": {"message": f"scripted {len(per_token)} values for {count} tokens"}})
+                return
+            values[len(tokens) - count :] = [float(v) for v in per_token]
+        if values:
+            values[0] = None  # OpenAI: the first token of a prompt has no log-probability
+        # A plain completion (no echo) answers as chat does (scripted replies, handler); scoring gets " ."
+        generated = " ." if body.get("echo") else str(behaviour.get("reply", " ."))
+        choice: dict[str, Any] = {
+            "index": 0,
+            "text": (prompt if body.get("echo") else "") + generated,
+            "finish_reason": "length",
+            "logprobs": None,
+        }
+        if body.get("logprobs") is not None and config.get("completion_logprobs", True):
+            listed = (tokens if body.get("echo") else []) + [generated]
+            listed_values = (values if body.get("echo") else []) + [-0.5]
+            offsets, at = [], 0 if body.get("echo") else len(prompt)
+            for token in listed:
+                offsets.append(at)
+                at += len(token)
+            choice["logprobs"] = {
+                "tokens": listed,
+                "token_logprobs": listed_values,
+                "top_logprobs": [None if v is None else {t: v} for t, v in zip(listed, listed_values, strict=True)],
+                "text_offset": offsets,
+            }
+        payload = {
+            "id": "cmpl-test",
+            "object": "text_completion",
+            "created": int(time.time()),
+            "model": body.get("model", "test-model"),
+            "choices": [choice],
+            "usage": {"prompt_tokens": len(tokens), "completion_tokens": 1, "total_tokens": len(tokens) + 1},
         }
         self._send(200, json.dumps(payload).encode(), slow=float(behaviour.get("slow") or 0))
 

@@ -1,7 +1,10 @@
 from typing import Any
 
 from annotation.task_types.base import (
+    BenchmarkItem,
+    BenchmarkSpec,
     DemoProject,
+    ExportRecord,
     FieldChange,
     GoldCase,
     GoldOutcome,
@@ -11,6 +14,7 @@ from annotation.task_types.base import (
     TaskType,
     register,
 )
+from annotation.task_types.csqa import benchmark as csqa_benchmark
 from annotation.task_types.csqa import export as csqa_export
 from annotation.task_types.csqa import gold as csqa_gold
 from annotation.task_types.csqa import judging as csqa_judging
@@ -168,6 +172,13 @@ class CsqaTaskType(TaskType):
         from annotation.task_types.csqa.importers import IMPORTERS
 
         return IMPORTERS
+
+    # --- benchmark: letters A-E, the paper's three prompts -----------------------------------------
+    def benchmark(self) -> BenchmarkSpec:
+        return csqa_benchmark.SPEC
+
+    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
+        return csqa_benchmark.benchmark_item(record, gold_key=gold_key)
 
     # --- demo and contract test --------------------------------------------------------------------
     def demo(self) -> DemoProject:

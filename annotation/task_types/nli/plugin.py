@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from annotation.task_types.base import (
+    BenchmarkItem,
+    BenchmarkSpec,
     ContractExamples,
     DemoProject,
+    ExportRecord,
     FieldChange,
     GoldCase,
     GoldOutcome,
@@ -17,6 +20,7 @@ from annotation.task_types.base import (
     TaskType,
     register,
 )
+from annotation.task_types.nli import benchmark as nli_benchmark
 from annotation.task_types.nli import demo as nli_demo
 from annotation.task_types.nli import examples as nli_examples
 from annotation.task_types.nli import export as nli_export
@@ -58,7 +62,13 @@ class NliTaskType(TaskType):
     judgment_keys = dict(judging.KEYS)
     gold_policy = judging.POLICY
     agreement_level = "nominal"
-    benchmark = {"kind": "classification", "labels": list(LABELS)}
+
+    # --- benchmark: the three labels, a prompt in Indonesian and one in English --------------------
+    def benchmark(self) -> BenchmarkSpec:
+        return nli_benchmark.SPEC
+
+    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
+        return nli_benchmark.benchmark_item(record, gold_key=gold_key)
 
     # --- settings ----------------------------------------------------------------------------------
     def settings_clean(self, data: dict[str, Any]) -> dict[str, Any]:

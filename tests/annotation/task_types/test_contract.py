@@ -123,3 +123,29 @@ def test_every_importer_parses_its_tiny_file(task_type):
         for record in records:
             check = task_type.check_payload(record.payload, concept=record.unit.name if record.unit else None)
             assert check.errors == {}, (name, record.external_id, check.errors)
+
+
+def test_the_benchmark_hook_makes_a_model_task_of_the_export_example(task_type):
+    """Every built-in template renders from the item's fields alone (the sandbox's names), the gold
+    answer under the default key is one of the answers, and a choice task gives one option per letter."""
+    from evaluation.templating import placeholders, render
+
+    spec = task_type.benchmark()
+    if spec is None:
+        return
+    record = _examples(task_type).export_record
+
+    item = task_type.benchmark_item(record, gold_key=spec.gold_keys[0])
+
+    assert spec.kind in ("choice", "label") and spec.gold_keys and spec.templates
+    assert len({t.name for t in spec.templates}) == len(spec.templates)
+    assert item is not None and item.gold in spec.answers
+    assert set(item.fields) == set(spec.fields)
+    assert len(item.options) == (len(spec.answers) if spec.kind == "choice" else 0)
+    assert set(item.human_answers) <= set(spec.answers)
+    for template in spec.templates:
+        assert set(placeholders(template.text)) <= set(spec.fields), template.name
+        assert render(template.text, item.fields).strip(), template.name
+    for key in spec.gold_keys:
+        other = task_type.benchmark_item(record, gold_key=key)
+        assert other is None or other.gold in spec.answers

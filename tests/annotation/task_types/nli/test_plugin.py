@@ -204,7 +204,8 @@ def test_agreement_value_and_benchmark():
     assert NLI.agreement_value({"label": "n"}) == "neutral"
     assert NLI.agreement_value({}) is None
     assert NLI.agreement_value({"label": "bogus"}) is None
-    assert NLI.benchmark == {"kind": "classification", "labels": ["entailment", "neutral", "contradiction"]}
+    assert (NLI.benchmark().kind, NLI.benchmark().answers) == ("label", ("entailment", "neutral", "contradiction"))
+    assert NLI.benchmark().gold_keys == ("gold",)
     assert NLI.gold_policy == "nli_rounds_v1"
     assert NLI.items_per_unit == 6
 

@@ -1,0 +1,89 @@
+"""The form that starts a benchmark from the page: shape only. Its parameters are the CLI's
+(evaluation/management/commands/benchmark.py) and go to run_create(kind="benchmark"), whose kind
+(evaluation/benchmarks/kind.py) checks every rule and explains a refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from annotation.models import Project
+from annotation.task_types.base import BenchmarkSpec
+from evaluation.benchmarks.dataset import SOURCES
+from evaluation.benchmarks.kind import CUSTOM_PREFIX, MODES
+from evaluation.models import Endpoint, PromptTemplate
+
+
+def template_choices(spec: BenchmarkSpec, project: Project) -> list[tuple[str, str]]:
+    """The task type's built-in templates, then the project's own (PromptTemplate "benchmark:<name>")."""
+    builtin = [
+        (t.name, f"{t.label}{' (open-ended)' if t.open_ended else ''}{f' — {t.source}' if t.source else ''}")
+        for t in spec.templates
+    ]
+    custom = [
+        (name.removeprefix(CUSTOM_PREFIX), f"{name.removeprefix(CUSTOM_PREFIX)} (this project's)")
+        for name in PromptTemplate.objects.filter(project=project, name__startswith=CUSTOM_PREFIX)
+        .order_by("name")
+        .values_list("name", flat=True)
+    ]
+    return builtin + custom
+
+
+class BenchmarkForm(forms.Form):
+    endpoints = forms.ModelMultipleChoiceField(
+        queryset=Endpoint.objects.order_by("name"), to_field_name="name", widget=forms.CheckboxSelectMultiple
+    )
+    templates = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, help_text="None chosen: every built-in template."
+    )
+    gold_key = forms.ChoiceField(label="Gold key")
+    categories = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, help_text="None chosen: every category."
+    )
+    sources = forms.MultipleChoiceField(
+        required=False,
+        choices=[(s, s) for s in SOURCES],
+        widget=forms.CheckboxSelectMultiple,
+        help_text="None chosen: every source.",
+    )
+    split = forms.CharField(required=False, max_length=40, help_text="Only items of this export split.")
+    language = forms.ChoiceField(required=False, label="Prompt language")
+    mode = forms.ChoiceField(choices=[(m, m) for m in MODES], initial="chat")
+    open_ended = forms.BooleanField(required=False, label="Open-ended (reviewers judge the replies)")
+    temperature = forms.FloatField(required=False, min_value=0, max_value=2, initial=0)
+    max_tokens = forms.IntegerField(required=False, min_value=1, max_value=32000, initial=32)
+    system = forms.CharField(
+        required=False, label="System prompt", widget=forms.Textarea(attrs={"rows": 2, "dir": "auto"})
+    )
+
+    def __init__(self, data: Any = None, *, spec: BenchmarkSpec, project: Project) -> None:
+        super().__init__(data)
+        self.fields["templates"].choices = template_choices(spec, project)
+        self.fields["gold_key"].choices = [(key, spec.gold_key_labels.get(key, key)) for key in spec.gold_keys]
+        if len(spec.gold_keys) == 1:  # nothing to choose
+            del self.fields["gold_key"]
+        self.fields["categories"].choices = [
+            (name, name) for name in project.categories.order_by("name").values_list("name", flat=True)
+        ]
+        self.fields["language"].choices = [("", "—")] + [
+            (code, f"{name} ({code})") for code, name in project.languages.order_by("code").values_list("code", "name")
+        ]
+        if not any(t.open_ended for t in spec.templates):
+            del self.fields["open_ended"]
+
+    def parameters(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "templates": data["templates"],
+            "gold_key": data.get("gold_key", ""),
+            "categories": data["categories"],
+            "sources": data["sources"],
+            "split": data["split"],
+            "language": data["language"],
+            "mode": data["mode"],
+            "open_ended": data.get("open_ended", False),
+            "system": data["system"],
+            "temperature": data["temperature"],
+            "max_tokens": data["max_tokens"],
+        }
