@@ -12,6 +12,7 @@ from annotation.models import Project
 from annotation.task_types.base import BenchmarkSpec
 from evaluation.benchmarks.dataset import SOURCES
 from evaluation.benchmarks.kind import CUSTOM_PREFIX, MODES
+from evaluation.benchmarks.likelihood import NORMALISATIONS
 from evaluation.models import Endpoint, PromptTemplate
 
 
@@ -56,6 +57,17 @@ class BenchmarkForm(forms.Form):
     system = forms.CharField(
         required=False, label="System prompt", widget=forms.Textarea(attrs={"rows": 2, "dir": "auto"})
     )
+    normalisation = forms.ChoiceField(
+        required=False,
+        choices=[(n, n) for n in NORMALISATIONS],
+        initial="tokens",
+        help_text="Likelihood mode: divide an option's log-probability by its tokens, its UTF-8 bytes, or nothing.",
+    )
+    prompt_prefix = forms.CharField(
+        required=False,
+        max_length=200,
+        help_text="Likelihood mode: text put before every prompt, e.g. the model's BOS token <|im_start|>.",
+    )
 
     def __init__(self, data: Any = None, *, spec: BenchmarkSpec, project: Project) -> None:
         super().__init__(data)
@@ -71,10 +83,13 @@ class BenchmarkForm(forms.Form):
         ]
         if not any(t.open_ended for t in spec.templates):
             del self.fields["open_ended"]
+        if spec.kind != "choice":  # likelihood scores options; a label task type has none
+            self.fields["mode"].choices = [(m, m) for m in MODES if m != "likelihood"]
+            del self.fields["normalisation"], self.fields["prompt_prefix"]
 
     def parameters(self) -> dict[str, Any]:
         data = self.cleaned_data
-        return {
+        parameters = {
             "templates": data["templates"],
             "gold_key": data.get("gold_key", ""),
             "categories": data["categories"],
@@ -87,3 +102,7 @@ class BenchmarkForm(forms.Form):
             "temperature": data["temperature"],
             "max_tokens": data["max_tokens"],
         }
+        if data.get("mode") == "likelihood":
+            parameters["normalisation"] = data["normalisation"] or "tokens"
+            parameters["prompt_prefix"] = data["prompt_prefix"]
+        return parameters

@@ -44,9 +44,9 @@ from evaluation.benchmarks.likelihood import NORMALISATIONS
 from evaluation.benchmarks.scoring import Score, score_reply
 from evaluation.kinds import RunKind, Unit, register
 from evaluation.models import BenchmarkCase, Prediction, PromptTemplate
+from evaluation.services.benchmark_templates import CUSTOM_PREFIX
 from evaluation.templating import render, validate_template
 
-CUSTOM_PREFIX = "benchmark:"
 MODES = ("chat", "completion", "likelihood")
 DEFAULT_MAX_TOKENS = 32
 AWAITING_JUDGMENT = "awaiting_judgment"  # the rule of an open-ended reply no reviewer has judged yet
@@ -198,6 +198,16 @@ class Benchmark(RunKind):
             )
         if not slice_queryset(project=project, parameters=cleaned).exists():
             raise InvalidInput("No item of the project is in this slice.", field_errors={"items": ["None selected."]})
+        # The split and the gold key are read per item (the export's split, the task type's gold answer),
+        # not by the query: walk the slice until its first item, so an empty one is refused before a run.
+        if (cleaned["split"] or gold_key != spec.gold_keys[0]) and next(
+            slice_items(project=project, parameters=cleaned), None
+        ) is None:
+            wanted = f"split “{cleaned['split']}”" if cleaned["split"] else f"an answer under gold key “{gold_key}”"
+            raise InvalidInput(
+                f"No item of this slice has {wanted}.",
+                field_errors={"split" if cleaned["split"] else "gold_key": ["No item."]},
+            )
         return cleaned
 
     def _likelihood_parameters(self, parameters: dict[str, Any], spec: BenchmarkSpec) -> dict[str, Any]:

@@ -236,13 +236,13 @@ def test_likelihood_is_for_choice_task_types_and_takes_known_options(scripted):
 
 # --- the real model ---------------------------------------------------------------------------------
 
-REAL_ITEMS = 5
+REAL_ITEMS = 20  # the issue: "scores 20 items by likelihood"
 BOS = "<|im_start|>"  # SmolLM2's BOS: without it llama-cpp-python's echoed logprobs are misaligned
 
 
-def test_the_real_model_scores_five_csqa_items_by_likelihood(local_model, eager_tasks, tmp_path):
+def test_the_real_model_scores_twenty_csqa_items_by_likelihood(local_model, eager_tasks, tmp_path):
     rows = idcsqa("v2_human_gen")[:REAL_ITEMS]
-    path = tmp_path / "five.json"
+    path = tmp_path / "twenty.json"
     path.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
     summary = items_import(path_or_bytes=str(path), project_slug="smol-ll", format="id-csqa", language="id")
     project = Project.objects.get(slug=summary.project)
