@@ -22,7 +22,7 @@ only slower.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -47,10 +47,19 @@ class BulkWrite:
 
     skipping_triggers: bool
     spans: dict[type[models.Model], list[tuple[int, int]]] = field(default_factory=dict)
+    # (model, foreign key name) -> every parent id the written rows hold in it, when the writer knows them.
+    known: dict[tuple[type[models.Model], str], set[int]] = field(default_factory=dict)
 
     def wrote(self, model: type[models.Model], ids: Sequence[int]) -> None:
         if len(ids):
             self.spans.setdefault(model, []).append((min(ids), max(ids)))
+
+    def points_at(self, model: type[models.Model], fk_name: str, parent_ids: Iterable[int]) -> None:
+        """The rows written in `model` hold only these ids in `fk_name` (the writer built them from these).
+
+        The check then locks and counts the parents by id instead of reading back every new row twice
+        (a 500,000-row judging plan points at 6 users and 100,000 items: 8 s of reading back before)."""
+        self.known.setdefault((model, fk_name), set()).update(parent_ids)
 
     @contextmanager
     def triggers_off(self) -> Iterator[None]:
@@ -64,6 +73,9 @@ class BulkWrite:
                 low, high = min(s[0] for s in spans), max(s[1] for s in spans)
                 for fk in _checked_foreign_keys(model):
                     parent = fk.related_model
+                    if (model, fk.name) in self.known:
+                        _lock_known_parents(cursor, model, fk, sorted(self.known[(model, fk.name)]))
+                        continue
                     if parent not in self.spans:
                         _lock_parents(cursor, model, fk, low, high)
                     orphan = _first_orphan(cursor, model, fk, low, high)
@@ -140,6 +152,26 @@ def _lock_parents(cursor, model, fk, low: int, high: int) -> None:
         f"ORDER BY p.{parent_pk} FOR KEY SHARE OF p) AS locked",
         [low, high],
     )
+
+
+def _lock_known_parents(cursor, model, fk, parent_ids: list[int]) -> None:
+    if not parent_ids:
+        return
+    _, _, _, parent, parent_pk = _names(model, fk)
+    ids = "{" + ",".join(str(int(i)) for i in parent_ids) + "}"
+    # In pk order, as every multi-row lock here; one array parameter, not 100,000 placeholders.
+    cursor.execute(
+        f"SELECT array_agg({parent_pk}) FROM (SELECT p.{parent_pk} FROM {parent} p "
+        f"WHERE p.{parent_pk} = ANY(%s::bigint[]) ORDER BY p.{parent_pk} FOR KEY SHARE OF p) AS locked",
+        [ids],
+    )
+    found = cursor.fetchone()[0] or []
+    if len(found) != len(parent_ids):
+        missing = sorted(set(parent_ids) - set(found))[0]
+        raise IntegrityError(
+            f"A new {model._meta.label} points at {fk.related_model._meta.label} {missing}, "
+            f"which does not exist ({fk.name})."
+        )
 
 
 def _first_orphan(cursor, model, fk, low: int, high: int) -> tuple[int, int] | None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from annotation.views import accounts, authoring, concepts, items, judging, members, projects, rounds
+from annotation.views import accounts, authoring, concepts, items, judging, members, projects, rounds, screening
 
 urlpatterns = [
     path("", accounts.home, name="home"),
@@ -28,6 +28,10 @@ urlpatterns = [
         name="invitation_decline",
     ),
     path("p/<slug:slug>/concepts/", concepts.project_concepts, name="project_concepts"),
+    path("p/<slug:slug>/screening/", screening.screening_page, name="screening_page"),
+    path("p/<slug:slug>/screening/applicants/", screening.screening_applicants, name="screening_applicants"),
+    path("p/<slug:slug>/screening/setup/", screening.screening_setup, name="screening_setup"),
+    path("p/<slug:slug>/members/<int:membership_id>/countries/", screening.member_countries, name="member_countries"),
     path("p/<slug:slug>/author/", authoring.author_queue, name="author_queue"),
     path("p/<slug:slug>/author/<int:assignment_id>/", authoring.author_item, name="author_item"),
     path("p/<slug:slug>/items/", items.item_list, name="item_list"),

@@ -274,5 +274,13 @@ def gold_recompute(*, item_ids: Iterable[int], batch_size: int = 2000) -> dict[s
 
 
 def gold_recompute_project(*, project: Project, batch_size: int = 2000) -> dict[str, int]:
+    """Recompute every decidable item of the project; set-based on PostgreSQL where the task type
+    allows it (qc.gold_sets), else item by item."""
+    from qc.gold_sets import gold_recompute_project_sets, set_based_applies
+
+    if set_based_applies(project):
+        with transaction.atomic():
+            context = _contexts({project.pk})[project.pk]
+            return gold_recompute_project_sets(project=project, context=context, decidable=DECIDABLE).totals
     ids = Item.objects.filter(project=project, status__in=DECIDABLE).values_list("pk", flat=True).order_by("pk")
     return gold_recompute(item_ids=list(ids), batch_size=batch_size)

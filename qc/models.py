@@ -143,3 +143,25 @@ class ExportRun(BackgroundRun):
 
     def __str__(self) -> str:
         return f"{self.format} export of {self.project_id} ({self.status})"
+
+
+class ReportSnapshot(models.Model):
+    """The last report of a project too big to build while a page waits (qc.reports.snapshots).
+
+    Built by a Celery worker; the page shows the snapshot with when and from how many judgments it
+    was built, and the build's stage while one runs.
+    """
+
+    project = models.OneToOneField("annotation.Project", on_delete=models.CASCADE, related_name="report_snapshot")
+    data = models.JSONField(null=True, blank=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+    build_seconds = models.FloatField(null=True, blank=True)
+    # The project's judgments when the build started: a different count asks for a new build.
+    judgments = models.PositiveIntegerField(default=0)
+    # Set while a build is queued or running (a build older than the stale limit may be taken over).
+    building_since = models.DateTimeField(null=True, blank=True)
+    stage = models.CharField(max_length=40, blank=True)
+    error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"report of {self.project_id} built {self.built_at}"

@@ -14,6 +14,7 @@ from django.utils import timezone
 from annotation import limits
 from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Item, ItemVersion, Membership, Project
+from annotation.scope import review_refusal, reviewable_authors_q
 from annotation.task_types import get_task_type
 from qc.models import ErrorType, Review
 
@@ -36,9 +37,11 @@ def _active_reviewer_ids(project: Project):
 
 
 def reviewable_items(*, project: Project, reviewer: AbstractBaseUser):
-    """Submitted items this reviewer may take: unclaimed, theirs, or held by a reviewer who left."""
+    """Submitted items this reviewer may take: unclaimed, theirs, or held by a reviewer who left; in a
+    scoped project (annotation.scope) only items of authors in the reviewer's scope."""
     return Item.objects.filter(project=project, status=Item.Status.SUBMITTED).filter(
-        Q(reviewer__isnull=True) | Q(reviewer=reviewer) | ~Q(reviewer__in=_active_reviewer_ids(project))
+        Q(reviewer__isnull=True) | Q(reviewer=reviewer) | ~Q(reviewer__in=_active_reviewer_ids(project)),
+        reviewable_authors_q(project=project, reviewer_id=reviewer.pk),
     )
 
 
@@ -75,6 +78,9 @@ def _lock_for_decision(*, item_id: int, version_id: int, reviewer: AbstractBaseU
         raise NotAllowed("You can't review your own item.")
     if item.current_version is not None and item.current_version.created_by_id == reviewer.pk:
         raise NotAllowed("You can't review a version you wrote.")  # e.g. a reviewer's revision of a model's draft
+    refusal = review_refusal(project=item.project, reviewer_id=reviewer.pk, author_id=item.author_id)
+    if refusal:
+        raise NotAllowed(refusal)
     if item.current_version_id != version_id:
         raise Conflict("This item has changed since you opened it; reload to see the current version.")
     if item.status != Item.Status.SUBMITTED:
@@ -117,6 +123,7 @@ def _decide(
     item.reviewer = reviewer
     item.status_reason = feedback if new_status == Item.Status.REJECTED else ""
     item.save(update_fields=["status", "reviewer", "status_reason", "updated_at"])
+    get_task_type(item.task_type).item_reviewed(item=item, review=review, error_codes=[e.code for e in error_types])
     return review
 
 

@@ -37,3 +37,12 @@ def recompute_gold(project_id: int, item_ids: list[int] | None = None) -> dict[s
     if item_ids is not None:
         qs = qs.filter(pk__in=item_ids)
     return gold_recompute(item_ids=list(qs.values_list("pk", flat=True)))
+
+
+@shared_task(name="qc.build_report", acks_late=True, reject_on_worker_lost=True)
+def build_report(project_id: int) -> dict[str, float | None]:
+    """Build a big project's report snapshot (qc.reports.snapshots). Idempotent: a rebuild overwrites it."""
+    from qc.reports.snapshots import report_snapshot_build
+
+    snapshot = report_snapshot_build(project_id=project_id)
+    return {"project": project_id, "seconds": snapshot.build_seconds}

@@ -10,6 +10,7 @@ from django.http import Http404
 
 from annotation.models import Assignment, Concept, Item, Membership, Project
 from annotation.selectors import item_for_member, items_visible_to, projects_for_user
+from annotation.services.screening import work_gate
 
 
 def projects_with_role(*, user: AbstractBaseUser) -> QuerySet[Project]:
@@ -61,6 +62,7 @@ def assignment_of(*, membership: Membership, assignment_id: int) -> Assignment:
     assignment = assignments_of(membership=membership).filter(pk=assignment_id).first()
     if assignment is None:
         raise Http404("No such assignment.")
+    work_gate(project=membership.project, user_id=membership.user_id)
     return assignment
 
 

@@ -4,10 +4,29 @@ Kept out of config.api_urls, whose own schema is pinned by tests/api/test_schema
 
 from django.urls import path
 
+from annotation.api.views.groups import MemberGroupApi
 from annotation.api.views.judgments import AnswerApi, AnswerNextApi, CrossAnswerPlanApi
+from annotation.api.views.screening import AdmitApi, ApplicantsApi, MemberCountriesApi, ScreeningApi
 
 urlpatterns = [
     path("projects/<slug:slug>/plans/cross-answers/", CrossAnswerPlanApi.as_view(), name="api-plan-cross-answers"),
     path("projects/<slug:slug>/answers/next/", AnswerNextApi.as_view(), name="api-answers-next"),
     path("projects/<slug:slug>/answers/<int:assignment_id>/", AnswerApi.as_view(), name="api-answer"),
+    path("projects/<slug:slug>/screening/", ScreeningApi.as_view(), name="api-screening"),
+    path("projects/<slug:slug>/screening/applicants/", ApplicantsApi.as_view(), name="api-screening-applicants"),
+    path(
+        "projects/<slug:slug>/screening/applicants/<int:membership_id>/admit/",
+        AdmitApi.as_view(),
+        name="api-screening-admit",
+    ),
+    path(
+        "projects/<slug:slug>/members/<int:membership_id>/countries/",
+        MemberCountriesApi.as_view(),
+        name="api-member-countries",
+    ),
+    path(
+        "projects/<slug:slug>/members/<int:membership_id>/group/",
+        MemberGroupApi.as_view(),
+        name="api-member-group",
+    ),
 ]

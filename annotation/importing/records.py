@@ -87,6 +87,8 @@ class Importer:
     help: ClassVar[str] = ""
     judgment_kind: ClassVar[str] = "answer"  # Judgment.kind of the judgments it yields
     judgments_word: ClassVar[str] = "judgments"  # what summaries call them ("answers", "labels")
+    # The file's language when the command is not told (`import_items --language`).
+    default_language: ClassVar[str] = "id"
     # Rows whose issues carry one of these codes were not imported at all.
     skipping_codes: ClassVar[frozenset[str]] = frozenset()
 

@@ -1,4 +1,4 @@
-from annotation.models.assignments import Assignment
+from annotation.models.assignments import Assignment, AssignmentTally
 from annotation.models.items import Item, ItemVersion
 from annotation.models.judgments import Judgment
 from annotation.models.projects import (
@@ -10,10 +10,13 @@ from annotation.models.projects import (
     Project,
     ProjectLanguage,
 )
+from annotation.models.screening import Application, ScreeningSetup
 
 __all__ = [
     "AnnotatorProfile",
+    "Application",
     "Assignment",
+    "AssignmentTally",
     "Category",
     "Concept",
     "Invitation",
@@ -23,4 +26,5 @@ __all__ = [
     "Membership",
     "Project",
     "ProjectLanguage",
+    "ScreeningSetup",
 ]

@@ -101,3 +101,32 @@ class Assignment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk} for {self.user_id} ({self.status})"
+
+
+class AssignmentTally(models.Model):
+    """How many assignments a user holds per project, kind and status: a judge's progress in one read.
+
+    Kept by PostgreSQL itself (statement-level triggers on the assignment table, installed by migration
+    0009, firing also while a bulk write has the per-row triggers off), so every writer keeps it right,
+    bulk plans and raw SQL included, at the cost of one grouped upsert per statement. Counting a judge's
+    rows instead took 24 ms per request at 83,000 open assignments. Other databases (the SQLite demo)
+    have no tallies and count. No foreign keys: a deleted project's rows drop to zero with its assignments.
+    """
+
+    project = models.ForeignKey(
+        "annotation.Project", on_delete=models.DO_NOTHING, related_name="+", db_index=False, db_constraint=False
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.DO_NOTHING, related_name="+", db_index=False, db_constraint=False
+    )
+    kind = models.CharField(max_length=20)
+    status = models.CharField(max_length=20)
+    n = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "user", "kind", "status"], name="uniq_assignment_tally"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.n} {self.kind}/{self.status} for {self.user_id} in {self.project_id}"

@@ -84,7 +84,11 @@ class Item(models.Model):
                 name="uniq_item_assignment_slot",
             ),
         ]
-        indexes = [models.Index(fields=["project", "status"], name="item_project_status")]
+        indexes = [
+            models.Index(fields=["project", "status"], name="item_project_status"),
+            # The item list's order (newest change first): a page's ids come from this index alone.
+            models.Index(fields=["project", "-updated_at", "-id"], name="item_project_updated"),
+        ]
 
     def __str__(self) -> str:
         return f"Item {self.pk} ({self.status})"

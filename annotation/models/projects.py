@@ -17,6 +17,9 @@ class Project(models.Model):
     # Seed for every deterministic plan made in this project (authoring, cross-answering).
     plan_seed = models.PositiveIntegerField(default=0)
     licence = models.CharField(max_length=100, blank=True, default="CC BY-NC 4.0")
+    # Annotators work only once admitted through screening, training and pilot (ScreeningSetup); a copy of
+    # ScreeningSetup.required on the row every work request already loads, so the common case costs no query.
+    screening_required = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -75,6 +78,12 @@ class Membership(models.Model):
     # An annotator of an imported dataset: an account of the project's own namespace, not a person who
     # signed in. Only these memberships may be matched by an import's annotator codes.
     is_imported = models.BooleanField(default=False)
+    # The rater group (e.g. "A", "B") of a task type whose judging rule plans judges per group
+    # (JudgingRule.groups); "" for none.
+    group = models.CharField(max_length=20, blank=True, default="")
+    # The countries a reviewer reviews for (the author's AnnotatorProfile.country must be one of them)
+    # in a project whose task type scopes QC by country (TaskType.member_scope); [] for none.
+    countries = models.JSONField(default=list, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -88,6 +88,9 @@ def assignment_for_user(*, project: Project, user: AbstractBaseUser, assignment_
     )
     if assignment is None:
         raise Http404("No such assignment.")
+    from annotation.services.screening import work_gate  # selectors load before services
+
+    work_gate(project=project, user_id=user.pk)
     return assignment
 
 
@@ -193,3 +196,36 @@ def author_payloads(*, project: Project, user: AbstractBaseUser) -> list[dict]:
         .order_by()
         .values_list("current_version__payload", flat=True)
     )
+
+
+def unit_items_besides(*, assignment: Assignment, limit: int = 200) -> list:
+    """The other items written for the assignment's catalog unit (any author or an import), submitted or
+    later, oldest first: what a task type's author form may offer (TaskType.author_form_kwargs)."""
+    from annotation.task_types.base import UnitItem
+
+    if assignment.concept_id is None:
+        return []
+    rows = (
+        Item.objects.filter(project_id=assignment.project_id, concept_id=assignment.concept_id)
+        .exclude(assignment_id=assignment.pk)
+        .exclude(status__in=(Item.Status.DRAFT, Item.Status.REJECTED))
+        .order_by("pk")
+        .values_list("pk", "external_id", "status", "current_version__payload")[:limit]
+    )
+    return [
+        UnitItem(item_id=pk, external_id=ext, status=status, payload=payload or {}) for pk, ext, status, payload in rows
+    ]
+
+
+def unit_catalog(*, project: Project, slot_key: str = "") -> dict[str, list[str]]:
+    """The project's categories, each with the names of its concepts an author may pick, in catalog order.
+    Writing slots (concepts whose data has `slot_key` true) are left out, in the database: a project may
+    hold thousands of them."""
+    concepts = project.concepts.all()
+    if slot_key:
+        # Not exclude(): a unit without the key has a NULL there, and NOT (NULL = true) drops it too.
+        concepts = concepts.filter(Q(**{f"data__{slot_key}__isnull": True}) | ~Q(**{f"data__{slot_key}": True}))
+    catalog: dict[str, list[str]] = {}
+    for category, name in concepts.order_by("category__name", "name").values_list("category__name", "name"):
+        catalog.setdefault(category, []).append(name)
+    return catalog

@@ -10,12 +10,14 @@ from collections import Counter
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import connection
 from django.db.models import Count, Q
 from django.http import Http404
 
 from annotation.annotators import project_annotators
-from annotation.models import Assignment, Item, Judgment, Project
+from annotation.models import Assignment, AssignmentTally, Item, Judgment, Project
 from annotation.services.judging import JUDGEABLE
+from annotation.services.screening import work_gate
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgmentInput
 
@@ -31,6 +33,7 @@ def judge_assignment_for_user(*, project: Project, user: AbstractBaseUser, assig
     )
     if assignment is None:
         raise Http404("No such assignment.")
+    work_gate(project=project, user_id=user.pk)
     return assignment
 
 
@@ -38,13 +41,22 @@ def judge_item_for(*, assignment: Assignment, user: AbstractBaseUser, task_type_
     """What the judge is shown (the task type's judge_item): never the author, their answer or others'."""
     row = (
         Item.objects.filter(pk=assignment.target_item_id)
-        .values_list("pk", "author_id", "concept__category__name", "current_version__payload", "concept__data")
+        .values_list(
+            "pk",
+            "author_id",
+            "concept__category__name",
+            "current_version__payload",
+            "concept__data",
+            "project__plan_seed",
+        )
         .first()
     )
     if row is None:
         raise Http404("No such item.")
-    item_id, author_id, category, payload, unit_data = row
-    return get_task_type(task_type_name).judge_item(
+    item_id, author_id, category, payload, unit_data, seed = row
+    return get_task_type(task_type_name).judge_item_for_judge(
+        judge_id=user.pk,
+        seed=seed or 0,
         item_id=item_id,
         category=category or "",
         payload=payload or {},
@@ -62,8 +74,25 @@ def own_judgment(*, item_id: int, user: AbstractBaseUser, kind: str, task_type_n
     return get_task_type(task_type_name).own_judgment(previous)
 
 
+def own_judgment_of(*, judgment: Judgment, user: AbstractBaseUser, task_type_name: str) -> Any:
+    """A judgment the user just recorded, as they are shown it (the task type's own_judgment), never the
+    stored value itself: that may hold what a judge must not see (KALAHI's option names, order and seed
+    tell which response was the best). Never anyone else's judgment."""
+    if judgment.user_id != user.pk:
+        raise Http404("No such judgment.")
+    stored = JudgmentInput(value=judgment.value or {}, flags=judgment.flags or {}, comment=judgment.comment or "")
+    return get_task_type(task_type_name).own_judgment(stored)
+
+
 def answer_progress(*, project: Project, user: AbstractBaseUser, kind: str) -> tuple[int, int]:
     """(done, total) of the user's judge assignments; cancelled ones (moved to others) don't count."""
+    if connection.vendor == "postgresql":
+        # The database keeps the counts (AssignmentTally): one indexed read of at most four rows.
+        by_status = dict(
+            AssignmentTally.objects.filter(project=project, user_id=user.pk, kind=kind).values_list("status", "n")
+        )
+        done = by_status.get(Assignment.Status.DONE, 0)
+        return done, sum(by_status.values()) - by_status.get(Assignment.Status.CANCELLED, 0)
     totals = (
         Assignment.objects.filter(project=project, user=user, kind=kind)
         .exclude(status=Assignment.Status.CANCELLED)
@@ -97,12 +126,17 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
         .values_list("n", flat=True)
     )
     loads: dict[int, dict[str, int]] = {}
-    for user_id, status, n in (
-        Assignment.objects.filter(project=project, kind=kind)
-        .values_list("user_id", "status")
-        .annotate(n=Count("id"))
-        .order_by()
-    ):
+    if connection.vendor == "postgresql":
+        # The database's tallies: a few rows per annotator instead of grouping every assignment.
+        per_status = AssignmentTally.objects.filter(project=project, kind=kind).values_list("user_id", "status", "n")
+    else:
+        per_status = (
+            Assignment.objects.filter(project=project, kind=kind)
+            .values_list("user_id", "status")
+            .annotate(n=Count("id"))
+            .order_by()
+        )
+    for user_id, status, n in per_status:
         loads.setdefault(user_id, Counter())[status] = n
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
     return {

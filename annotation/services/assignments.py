@@ -7,11 +7,14 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Concept, Membership, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
+from annotation.services.screening import admitted_only, work_gate
+from annotation.task_types import get_task_type
 
 BULK_BATCH = 5000
 
@@ -40,7 +43,9 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
     Project.objects.select_for_update().filter(pk=project.pk).get()
     seed = project.plan_seed if seed is None else seed
     annotators = list(
-        Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True)
+        admitted_only(
+            Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True), project=project
+        )
         .order_by("user_id")
         .values_list("user_id", flat=True)
     )
@@ -49,13 +54,22 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
         raise InvalidInput(
             f"Planning needs at least {k} active annotators (authors per concept); the project has {len(annotators)}."
         )
-    units = [
-        Unit(id=cid, group=cat) for cid, cat in Concept.objects.filter(project=project).values_list("id", "category_id")
-    ]
+    concepts = Concept.objects.filter(project=project)
+    slot_key = get_task_type(project.task_type).plan_slot_key
+    if slot_key and concepts.filter(**{f"data__{slot_key}": True}).exists():
+        # Writing slots: only they are planned (the author picks the item's own unit when writing).
+        concepts = concepts.filter(**{f"data__{slot_key}": True})
+    units = [Unit(id=cid, group=cat) for cid, cat in concepts.values_list("id", "category_id")]
     active_set = set(annotators)
 
+    # An authoring row with a target item was asked for outside the plan (a KALAHI variant request of a
+    # base prompt): the plan neither moves nor removes it, and never plans its writer on that unit again.
+    asked = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR, target_item__isnull=False)
+    excluded: dict[int, set[int]] = {}
+    for concept_id, user_id in asked.values_list("concept_id", "user_id"):
+        excluded.setdefault(concept_id, set()).add(user_id)
     existing = list(
-        Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR).values_list(
+        Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR, target_item__isnull=True).values_list(
             "id", "concept_id", "user_id", "status", "position"
         )
     )
@@ -79,7 +93,9 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
         if user_id in active_set:
             preferred.setdefault(concept_id, set()).add(user_id)
     try:
-        slots = plan_balanced(units=units, workers=annotators, per_unit=k, seed=seed, held=held, preferred=preferred)
+        slots = plan_balanced(
+            units=units, workers=annotators, per_unit=k, seed=seed, held=held, excluded=excluded, preferred=preferred
+        )
     except PlanningError as exc:
         raise InvalidInput(str(exc)) from None
 
@@ -167,14 +183,27 @@ def assignment_claim_next(*, project: Project, user: AbstractBaseUser, kind: str
     `SKIP LOCKED` lets concurrent requests (several tabs, several workers) each take a different row
     without waiting; the lease marks it taken once the transaction commits.
     """
+    work_gate(project=project, user_id=user.pk)  # screening: no query unless the project requires it
     now = timezone.now()
-    assignment = (
-        Assignment.objects.select_for_update(skip_locked=True)
-        .filter(project=project, user=user, kind=kind)
-        .filter(Q(status=Assignment.Status.PENDING) | Q(status=Assignment.Status.ACTIVE, lease_expires_at__lt=now))
-        .order_by("position", "id")
-        .first()
-    )
+    claimable = Q(status=Assignment.Status.PENDING) | Q(status=Assignment.Status.ACTIVE, lease_expires_at__lt=now)
+    queue = Assignment.objects.select_for_update(skip_locked=True).filter(project=project, user=user, kind=kind)
+    if connection.vendor == "postgresql":
+        # `pending OR (active AND expired)` as one condition keeps the queue index (project, user, kind,
+        # status, position) from giving the order: PostgreSQL scanned and sorted all of a judge's open
+        # rows (40 ms at 83,000, against 1.7 ms). So the candidates come from two index-ordered reads (the
+        # user's few active rows with a lapsed lease, the first pending rows), and the claimable condition
+        # is checked again on the row locked, as the other requests may have claimed it meanwhile.
+        assignment = (
+            queue.filter(claimable, pk__in=_first_claimable(project.pk, user.pk, kind, now))
+            .order_by("position", "id")
+            .first()
+        )
+    else:
+        # Other databases (the SQLite demo: no SKIP LOCKED, small queues): the two reads one after the other.
+        assignment = (
+            queue.filter(status=Assignment.Status.ACTIVE, lease_expires_at__lt=now).order_by("position", "id").first()
+            or queue.filter(status=Assignment.Status.PENDING).order_by("position", "id").first()
+        )
     if assignment is None:
         return None
     assignment.status = Assignment.Status.ACTIVE
@@ -182,6 +211,33 @@ def assignment_claim_next(*, project: Project, user: AbstractBaseUser, kind: str
     assignment.started_at = assignment.started_at or now
     assignment.save(update_fields=["status", "lease_expires_at", "started_at"])
     return assignment
+
+
+# Candidates per claim: far more than the claims one user can have in flight at once (each holds its row
+# for a few milliseconds), so SKIP LOCKED still finds a free one among them; an empty queue costs no
+# second read.
+CLAIM_CANDIDATES = 64
+
+
+def _first_claimable(project_id: int, user_id: int, kind: str, now) -> RawSQL:
+    table = connection.ops.quote_name(Assignment._meta.db_table)
+    where = f"SELECT id FROM {table} WHERE project_id = %s AND user_id = %s AND kind = %s AND status = %s"
+    # Only the quoted table name and a constant are formatted in; every value is a bound parameter.
+    return RawSQL(  # noqa: S611
+        f"({where} AND lease_expires_at < %s ORDER BY position, id LIMIT {CLAIM_CANDIDATES}) UNION ALL "
+        f"({where} ORDER BY position, id LIMIT {CLAIM_CANDIDATES})",
+        (
+            project_id,
+            user_id,
+            kind,
+            Assignment.Status.ACTIVE.value,
+            now,
+            project_id,
+            user_id,
+            kind,
+            Assignment.Status.PENDING.value,
+        ),
+    )
 
 
 def assignment_renew_lease(*, assignment: Assignment) -> None:

@@ -42,6 +42,15 @@ DEFAULT_MAX_ANNOTATORS = 200  # Project.max_annotators' default
 Source = str | Path | bytes | IO[bytes]
 
 
+# Languages written right to left (BCP 47 primary subtags): a project an import creates lays out its pages so.
+RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "ku", "ps", "sd", "ug", "ur", "yi"})
+
+
+def direction_of(code: str) -> str:
+    primary = code.split("-")[0].casefold()
+    return ProjectLanguage.Direction.RTL if primary in RTL_LANGUAGES else ProjectLanguage.Direction.LTR
+
+
 @dataclass(frozen=True)
 class ImportFormat:
     name: str
@@ -225,11 +234,17 @@ def _project(slug: str, task_type: str, language: str, creator: AbstractBaseUser
         languages = list(project.languages.values_list("code", flat=True))
         if language in languages:
             return project, False, False
-        ProjectLanguage.objects.create(project=project, code=language, name=language, position=len(languages))
+        ProjectLanguage.objects.create(
+            project=project, code=language, name=language, position=len(languages), direction=direction_of(language)
+        )
         return project, False, True
     if creator is not None:
         project = project_create(
-            creator=creator, name=slug, slug=slug, task_type=task_type, languages=[{"code": language, "name": language}]
+            creator=creator,
+            name=slug,
+            slug=slug,
+            task_type=task_type,
+            languages=[{"code": language, "name": language, "direction": direction_of(language)}],
         )
         return project, True, False
     from qc.services import error_types_seed
@@ -238,7 +253,7 @@ def _project(slug: str, task_type: str, language: str, creator: AbstractBaseUser
         raise InvalidInput(f"“{slug}” can't be a project address: use lower-case letters, digits and dashes.")
     tt = get_task_type(task_type)
     project = Project.objects.create(name=slug, slug=slug, task_type=task_type)
-    ProjectLanguage.objects.create(project=project, code=language, name=language)
+    ProjectLanguage.objects.create(project=project, code=language, name=language, direction=direction_of(language))
     error_types_seed(project=project, error_types=tt.default_error_types)
     return project, True, False
 

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
-from annotation.models import Assignment, Item, ItemVersion
+from annotation.models import Assignment, Concept, Item, ItemVersion
+from annotation.services.screening import work_gate
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import TaskType
 
@@ -32,6 +33,7 @@ def _lock_authoring(assignment_id: int, user: AbstractBaseUser) -> tuple[Assignm
     )
     if assignment.user_id != user.pk or assignment.kind != Assignment.Kind.AUTHOR:
         raise NotAllowed("This assignment is not yours.")
+    work_gate(project=assignment.project, user_id=user.pk)
     if assignment.status == Assignment.Status.CANCELLED:
         raise IllegalTransition("This assignment was cancelled; open your queue for the next one.")
     items = Item.objects.select_for_update().filter(assignment=assignment).order_by("pk")
@@ -59,6 +61,67 @@ def _unit_payloads(tt: TaskType, data: dict[str, Any]) -> list[dict[str, Any]]:
     if errors:
         raise InvalidInput("The items can't be saved: check the highlighted fields.", field_errors=errors)
     return payloads
+
+
+def _check_references(tt: TaskType, assignment: Assignment, items: dict[int, Item], payloads: list[dict]) -> None:
+    """Refuse, before anything is saved, a payload naming another item of the unit that the unit does not
+    hold (TaskType.unit_reference_errors; only task types whose author sees the unit's items)."""
+    if not tt.author_sees_unit_items:
+        return
+    from annotation.selectors import unit_items_besides
+
+    current = [item.current_version.payload for item in items.values() if item.current_version is not None]
+    errors = tt.unit_reference_errors(
+        payloads, unit_items=unit_items_besides(assignment=assignment), current=current, assignment=assignment
+    )
+    if errors:
+        raise InvalidInput(next(iter(errors.values()))[0], field_errors=errors)
+
+
+def _picked_units(
+    tt: TaskType, assignment: Assignment, items: dict[int, Item], payloads: list[dict[str, Any]], *, submit: bool
+) -> tuple[list[Concept | None], dict[str, list[str]]]:
+    """The concept each payload picks from the project's catalog (task types with `unit_pick_keys`;
+    None where the payload names neither, so the item keeps its unit), and the errors of the picks.
+    A submission must pick one when its unit can't be picked (a writing slot of the plan)."""
+    if tt.unit_pick_keys is None:
+        return [None] * len(payloads), {}
+    category_key, concept_key = tt.unit_pick_keys
+    picked: list[Concept | None] = []
+    errors: dict[str, list[str]] = {}
+    for slot, payload in enumerate(payloads):
+        suffix = "" if len(payloads) == 1 else f"_{slot + 1}"
+        category, name = str(payload.get(category_key) or ""), str(payload.get(concept_key) or "")
+        concept = None
+        if not category and not name:
+            current = items[slot].concept if slot in items and items[slot].concept_id else assignment.concept
+            if submit and current is not None and not tt.unit_pickable(current.data or {}):
+                errors[category_key + suffix] = [
+                    f"Choose a {category_key} and a {concept_key} from the project's list."
+                ]
+            picked.append(None)
+            continue
+        if not category:
+            errors[category_key + suffix] = [f"Choose a {category_key}."]
+        elif not assignment.project.categories.filter(name=category).exists():
+            errors[category_key + suffix] = [f"“{category}” is not a {category_key} of this project."]
+        elif not name:
+            errors[concept_key + suffix] = [f"Choose a {concept_key} of “{category}”."]
+        else:
+            concept = Concept.objects.filter(project=assignment.project, category__name=category, name=name).first()
+            if concept is None or not tt.unit_pickable(concept.data or {}):
+                concept = None
+                errors[concept_key + suffix] = [f"“{name}” is not a {concept_key} of “{category}” in this project."]
+        picked.append(concept)
+    return picked, errors
+
+
+def _set_units(items: list[Item], picked: list[Concept | None]) -> None:
+    for item in items:
+        concept = picked[item.slot] if item.slot < len(picked) else None
+        if concept is not None and item.concept_id != concept.pk:
+            item.concept = concept
+            item.save(update_fields=["concept", "updated_at"])
 
 
 def _not_editable(item: Item) -> IllegalTransition:
@@ -131,10 +194,16 @@ def unit_save_draft(
     assignment, items = _lock_authoring(assignment_id, user)
     tt = get_task_type(assignment.project.task_type)
     payloads = _unit_payloads(tt, data)
+    _check_references(tt, assignment, items, payloads)
+    picked, pick_errors = _picked_units(tt, assignment, items, payloads, submit=False)
+    if pick_errors:
+        raise InvalidInput(f"The item can't be saved: check the {', '.join(pick_errors)}.", field_errors=pick_errors)
     justification = limits.check_text(justification.strip(), field="justification", max_length=limits.JUSTIFICATION)
-    for item in _editable_items(assignment=assignment, items=items, user=user, count=len(payloads)):
+    editable = _editable_items(assignment=assignment, items=items, user=user, count=len(payloads))
+    for item in editable:
         note = "draft" if item.status == Item.Status.DRAFT else "revision"
         _write_version(item=item, user=user, payload=payloads[item.slot], justification=justification, note=note)
+    _set_units(editable, picked)
     return [items[slot] for slot in sorted(items)]
 
 
@@ -151,12 +220,15 @@ def unit_submit(
         raise IllegalTransition(f"This item is already {existing[0].get_status_display().lower()}.")
     settings = project_settings(assignment.project)
     payloads = _frozen_payloads(_unit_payloads(tt, data), items)
+    _check_references(tt, assignment, items, payloads)
     concept = assignment.concept.name if assignment.concept else None
     unit_data = assignment.concept.data if assignment.concept else {}
     check = tt.check_unit(payloads, concept=concept, unit_data=unit_data, settings=settings)
+    picked, pick_errors = _picked_units(tt, assignment, items, payloads, submit=True)
     justification = limits.check_text(justification.strip(), field="justification", max_length=limits.JUSTIFICATION)
-    if check.errors or (check.warnings and not justification):
+    if check.errors or pick_errors or (check.warnings and not justification):
         errors = {**check.warnings, **check.errors} if not justification else dict(check.errors)
+        errors.update(pick_errors)
         raise InvalidInput("The item can't be submitted yet.", field_errors=errors)
     if not check.warnings:
         justification = ""  # kept only when it overrides a warning, so reviewers see it only then
@@ -173,6 +245,7 @@ def unit_submit(
         version.save(update_fields=["submitted_at", "note"])
         item.status = new_status
         item.save(update_fields=["status", "updated_at"])
+        _set_units([item], picked)
     if assignment.status != Assignment.Status.DONE:
         assignment.status = Assignment.Status.DONE
         assignment.completed_at = now

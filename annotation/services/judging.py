@@ -24,8 +24,10 @@ from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.errors import InvalidInput
 from annotation.foreign_keys import references_checked_once
 from annotation.importing.bulkwrite import NULL, copy_lines, reserve_ids
-from annotation.models import Assignment, Item, Judgment, Membership, Project
+from annotation.models import Assignment, AssignmentTally, Item, Judgment, Membership, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
+from annotation.scope import judges_out_of_scope
+from annotation.services.screening import admitted_only
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule
 
@@ -79,7 +81,9 @@ def ids_in(ids: Iterable[int]) -> list[int] | RawSQL:
 
 def _active_annotators(project: Project) -> list[int]:
     return list(
-        Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True)
+        admitted_only(
+            Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True), project=project
+        )
         .order_by("user_id")
         .values_list("user_id", flat=True)
     )
@@ -103,7 +107,8 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     m = rule.per_round[0]
     annotators = _active_annotators(project)
     active = set(annotators)
-    if len(annotators) < m + 1:
+    # With rater groups, each group's planner checks its own numbers (an author need not be a rater).
+    if len(annotators) < m + 1 and not rule.groups:
         raise InvalidInput(
             f"{rule.activity} needs at least {m + 1} active annotators ({m} {rule.judges} per item besides its "
             f"author); the project has {len(annotators)}."
@@ -151,8 +156,16 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     excluded = {item_id: (author_id,) for item_id, author_id in authors.items()}
     for item_id, users in others.items():
         excluded[item_id] = (*excluded.get(item_id, ()), *users)
+    # A scoped task type (e.g. peers of the author's country): judges outside the author's scope never get it.
+    for item_id, users in judges_out_of_scope(
+        project=project, authors={u.id: authors.get(u.id) for u in units}, judges=annotators
+    ).items():
+        excluded[item_id] = (*excluded.get(item_id, ()), *users)
     try:
-        slots = plan_balanced(units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded)
+        if rule.groups:
+            slots = _plan_by_group(project, rule, units, annotators, seed, held, excluded)
+        else:
+            slots = plan_balanced(units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded)
     except PlanningError as exc:
         raise InvalidInput(f"{rule.activity} needs {m} annotators per item besides its author; {exc}") from None
 
@@ -187,6 +200,33 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
         items=len(units),
         workers=len(annotators),
     )
+
+
+def _plan_by_group(
+    project: Project,
+    rule: JudgingRule,
+    units: list[Unit],
+    annotators: list[int],
+    seed: int,
+    held: dict[int, set[int]],
+    excluded: dict[int, tuple[int, ...]],
+) -> list:
+    """Round 1 with JudgingRule.groups: per_round[0] // len(groups) judges per item from each group's
+    active annotators (Membership.group), each group planned on its own; positions interleave."""
+    per_group = rule.per_round[0] // len(rule.groups)
+    group_of = dict(Membership.objects.filter(project=project, user_id__in=annotators).values_list("user_id", "group"))
+    slots: list = []
+    for index, group in enumerate(rule.groups):
+        workers = [u for u in annotators if group_of.get(u) == group]
+        if len(workers) < per_group:
+            raise PlanningError(f"group {group} has {len(workers)} active annotators, {per_group} needed per item")
+        members = set(workers)
+        group_held = {i: users & members for i, users in held.items() if users & members}
+        group_slots = plan_balanced(
+            units=units, workers=workers, per_unit=per_group, seed=seed + index, held=group_held, excluded=excluded
+        )
+        slots.extend(s._replace(position=s.position * len(rule.groups) + index) for s in group_slots)
+    return slots
 
 
 def _enter_round(project: Project, item_ids: list[int], round_: int, *, everything: bool = False) -> None:
@@ -224,12 +264,9 @@ def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> li
     if item.author_id is not None:
         blocked.add(item.author_id)
     candidates = [u for u in _active_annotators(item.project) if u not in blocked]
-    loads = dict(
-        Assignment.objects.filter(project_id=item.project_id, kind=rule.kind, status__in=OPEN, user_id__in=candidates)
-        .values_list("user_id")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
+    out_of_scope = judges_out_of_scope(project=item.project, authors={item.pk: item.author_id}, judges=candidates)
+    candidates = [u for u in candidates if u not in out_of_scope.get(item.pk, ())]
+    loads = _open_loads(item.project_id, rule.kind, candidates)
     ranks = annotator_ranks(project_annotators(project_ids=[item.project_id]).get(item.project_id, []))
     chosen = pick_judges(candidates=candidates, loads=loads, ranks=ranks, need=need)
     if len(chosen) < need:
@@ -258,6 +295,24 @@ def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> li
     item.judging_round = round_
     logger.info("judging.round_planned", extra={"item": item.pk, "round": round_, "judges": len(chosen)})
     return created
+
+
+def _open_loads(project_id: int, kind: str, users: list[int]) -> dict[int, int]:
+    """Open (pending or active) assignments per user: from the tallies on PostgreSQL (a few rows, where
+    counting read every open row of the candidates, once per item planned), else counted."""
+    if connection.vendor == "postgresql":
+        loads: dict[int, int] = defaultdict(int)
+        for user_id, n in AssignmentTally.objects.filter(
+            project_id=project_id, kind=kind, status__in=OPEN, user_id__in=users
+        ).values_list("user_id", "n"):
+            loads[user_id] += n
+        return dict(loads)
+    return dict(
+        Assignment.objects.filter(project_id=project_id, kind=kind, status__in=OPEN, user_id__in=users)
+        .values_list("user_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
 
 
 def pick_judges(*, candidates: list[int], loads: dict[int, int], ranks: dict[int, int], need: int) -> list[int]:
@@ -423,3 +478,6 @@ def _insert_judge_assignments(
                 ),
             )
         bulk.wrote(Assignment, ids)
+        bulk.points_at(Assignment, "user", {row[1] for row in rows})
+        bulk.points_at(Assignment, "target_item", {row[0] for row in rows})
+        bulk.points_at(Assignment, "concept", ())

@@ -10,9 +10,11 @@ from django.utils import timezone
 
 from annotation import limits
 from annotation.errors import IllegalTransition, NotAllowed
-from annotation.models import Assignment, Item, Judgment
+from annotation.models import Assignment, Item, Judgment, Membership
 from annotation.services.judging import JUDGEABLE, judging_plan_item_round
+from annotation.services.screening import work_gate
 from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import TaskType
 
 
 @transaction.atomic
@@ -30,6 +32,7 @@ def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[st
     )
     if assignment is None or assignment.user_id != user.pk:
         raise NotAllowed("This assignment is not yours.")
+    work_gate(project=assignment.project, user_id=user.pk)
     rule = get_task_type(assignment.project.task_type).judging_rule(project_settings(assignment.project))
     if rule is None or assignment.kind != rule.kind or assignment.target_item_id is None:
         raise IllegalTransition("This is not a judging assignment.")
@@ -43,7 +46,23 @@ def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[st
         raise IllegalTransition(
             f"Only approved items can be {rule.verb_past}; this one is {item.get_status_display().lower()}."
         )
-    clean = get_task_type(item.task_type).normalize_judgment(data)
+    task_type = get_task_type(item.task_type)
+    clean = task_type.normalize_judgment(data)
+    if type(task_type).complete_judgment is not TaskType.complete_judgment:
+        # Only a task type that checks judgments against the item pays for these two reads.
+        group = (
+            Membership.objects.filter(project_id=item.project_id, user_id=user.pk)
+            .values_list("group", flat=True)
+            .first()
+        )
+        clean = task_type.complete_judgment(
+            clean,
+            judge_id=user.pk,
+            judge_group=group or "",
+            seed=assignment.project.plan_seed,
+            item_id=item.pk,
+            payload=item.current_version.payload if item.current_version_id else {},
+        )
     limits.check_text(clean.comment, field="comment", max_length=limits.COMMENT)
 
     judgment = Judgment.objects.filter(item=item, user=user, kind=rule.kind).first()

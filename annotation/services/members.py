@@ -110,6 +110,25 @@ def member_update(
     return membership
 
 
+GROUP_MAX = 20
+
+
+@transaction.atomic
+def member_set_group(*, membership: Membership, group: str) -> Membership:
+    """Put a member in a rater group (Membership.group, e.g. "A" or "B"; "" for none). Letters, digits,
+    '-' and '_' only. Judges planned before keep their assignments; the next plan uses the new group."""
+    group = (group or "").strip()
+    if len(group) > GROUP_MAX or not all(ch.isalnum() or ch in "-_" for ch in group):
+        raise InvalidInput(
+            f"A group is at most {GROUP_MAX} letters, digits, '-' or '_'.", field_errors={"group": ["Not valid."]}
+        )
+    locked = Membership.objects.select_for_update().get(pk=membership.pk)
+    if locked.group != group:
+        locked.group = group
+        locked.save(update_fields=["group"])
+    return locked
+
+
 @transaction.atomic
 def invitation_create(
     *, project: Project, username: str, role: str, code: str = "", invited_by: AbstractBaseUser | None
@@ -177,3 +196,27 @@ def invitation_withdraw(*, invitation_id: int, project: Project) -> Invitation:
     invitation.status, invitation.decided_at = Invitation.Status.WITHDRAWN, timezone.now()
     invitation.save(update_fields=["status", "decided_at"])
     return invitation
+
+
+COUNTRIES_MAX = 30
+COUNTRY_MAX_LENGTH = 100
+
+
+@transaction.atomic
+def member_set_countries(*, membership: Membership, countries: list[str]) -> Membership:
+    """The countries a reviewer reviews for (Membership.countries; see annotation.scope): names as the
+    authors' profiles give them, at most 30, blanks and repeats dropped. Items already decided stay so."""
+    if not isinstance(countries, list | tuple) or not all(isinstance(c, str) for c in countries):
+        raise InvalidInput("Give a list of country names.", field_errors={"countries": ["A list of names."]})
+    cleaned = list(dict.fromkeys(c.strip() for c in countries if c.strip()))
+    if len(cleaned) > COUNTRIES_MAX or any(len(c) > COUNTRY_MAX_LENGTH for c in cleaned):
+        message = f"At most {COUNTRIES_MAX} countries of at most {COUNTRY_MAX_LENGTH} characters each."
+        raise InvalidInput(message, field_errors={"countries": [message]})
+    from annotation.scope import canonical_country  # scope imports the task types, which load late
+
+    cleaned = list(dict.fromkeys(canonical_country(project=membership.project, value=c) for c in cleaned))
+    locked = Membership.objects.select_for_update().get(pk=membership.pk)
+    if locked.countries != cleaned:
+        locked.countries = cleaned
+        locked.save(update_fields=["countries"])
+    return locked

@@ -24,6 +24,17 @@ class PayloadCheck:
 
 
 @dataclass(frozen=True)
+class UnitItem:
+    """Another item written for the same catalog unit, as an author form may offer it (e.g. the base
+    prompt a KALAHI variant shares): TaskType.author_form_kwargs input."""
+
+    item_id: int
+    external_id: str
+    status: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class JudgmentInput:
     """A validated judgment (cross-answer, label, rating): what a Judgment row stores."""
 
@@ -98,6 +109,9 @@ class JudgingRule:
     kind: str  # Assignment.kind and Judgment.kind of the judges: "answer" (cross-answering), "validate" (validation)
     per_round: tuple[int, ...]  # judges needed in round 1, 2, ...
     share: float = 1.0  # of the approved items, the share sent to judging
+    # Membership.group values: when set, round 1's judges of an item come in equal shares from each
+    # group (per_round[0] // len(groups) each), so every item is judged by every group.
+    groups: tuple[str, ...] = ()
     # Words of the core's pages and refusals ("You can't answer your own item.", "Cross-answering needs
     # at least 6 active annotators (5 answerers per item besides its author)"), so a protocol reads in
     # its own terms while the core names none.
@@ -203,6 +217,9 @@ class ReportRows:
     judgments: tuple[JudgmentRecord, ...]  # ordered by item id, then the project's annotator order
     gold: dict[int, GoldInfo]  # by item id
     annotators: tuple[AnnotatorInfo, ...]  # the project's annotator order
+    # Items not approved (yet): submitted, sent back, rejected. Filled only for a task type whose
+    # `report_reads_unapproved` is True (e.g. a report of items rejected by QC).
+    unapproved: tuple[ItemRecord, ...] = ()
 
 
 class ExportRecord(NamedTuple):
@@ -258,6 +275,10 @@ class BenchmarkTemplate:
     source: str = ""  # where the text comes from (a paper's appendix), shown beside it
     # Asks without the options (an open-ended check): replies are judged by reviewers, not extracted.
     open_ended: bool = False
+    # The run modes (chat, completion, likelihood) the text is meant for; empty: any. A run in another
+    # mode is refused with `modes_note` as the reason (e.g. a chat format written out, for likelihood).
+    modes: tuple[str, ...] = ()
+    modes_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -392,6 +413,10 @@ class TaskType:
     def form_class(self) -> type:
         raise NotImplementedError
 
+    def author_form_defaults(self, *, profile: Any) -> dict[str, Any]:
+        """Initial form values of a unit not written yet, from the author's AnnotatorProfile (or None)."""
+        return {}
+
     def form_initial(self, payload: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -429,6 +454,51 @@ class TaskType:
         """The payloads of one unit's items in slot order (items_per_unit of them) from the author form."""
         return [self.payload_from_form(cleaned_data)]
 
+    # The author picks the item's category and concept from the project's catalog: the payload keys that
+    # name them (ArabCulture: ("topic", "subtopic")). The item's concept becomes the pick (reports,
+    # export and benchmarks read it); a payload naming neither keeps the planned unit. None: always the
+    # planned unit. The author form then takes `catalog` ({category: [concept, ...]}).
+    unit_pick_keys: ClassVar[tuple[str, str] | None] = None
+
+    def unit_pickable(self, data: dict[str, Any]) -> bool:
+        """Whether an author may pick this catalog unit (Concept.data); a writing slot of the plan is not."""
+        return True
+
+    # A Concept.data key marking writing slots: when a project has units with it true, the authoring plan
+    # deals out only those (one item each, balanced per category) and the author picks the item's unit.
+    plan_slot_key: ClassVar[str] = ""
+
+    # The author form is given the unit's other items (author_form_kwargs); off: no query for them.
+    author_sees_unit_items: ClassVar[bool] = False
+
+    def author_form_kwargs(self, unit_items: list[UnitItem]) -> dict[str, Any]:
+        """Extra keyword arguments of form_class() on the authoring page, from the other items written
+        for the same unit (submitted or later; drafts and rejected ones left out)."""
+        return {}
+
+    def author_assignment_kwargs(self, assignment: Any) -> dict[str, Any]:
+        """Extra keyword arguments of form_class() from the authoring assignment itself (e.g. the base
+        prompt a KALAHI variant request names in its target_item); {} for most task types."""
+        return {}
+
+    def unit_reference_errors(
+        self,
+        payloads: list[dict[str, Any]],
+        *,
+        unit_items: list[UnitItem],
+        current: list[dict[str, Any]],
+        assignment: Any,
+    ) -> dict[str, list[str]]:
+        """Field errors for a reference to another item of the unit that the unit does not hold (e.g. a
+        KALAHI `prompt_id` naming no base prompt of the unit), checked on every save when
+        author_sees_unit_items; `current` holds the unit's saved payloads (what they name stays valid)."""
+        return {}
+
+    def item_reviewed(self, *, item: Any, review: Any, error_codes: list[str]) -> None:
+        """Called inside a QC decision's transaction once the item has its new status (e.g. KALAHI asks
+        for a variant of a base prompt approved after an "add a situation variant" request)."""
+        return None
+
     def unit_form_initial(self, payloads: list[dict[str, Any]]) -> dict[str, Any]:
         """The author form's initial data from the unit's current payloads (slot order; {} for a new one)."""
         return self.form_initial(payloads[0]) if payloads else {}
@@ -465,6 +535,19 @@ class TaskType:
         """Whether submitted items wait for QC review; when False, a submitted item is approved at once."""
         return True
 
+    # --- who may review and judge an item ------------------------------------------------------------
+    def member_scope(self, settings: dict[str, Any]) -> str:
+        """A profile attribute an item's reviewers and judges must share with its author, "" for anyone.
+
+        "country": stage-1 reviewers only see items whose author's profile country is one of their
+        membership's `countries`, and judges are annotators whose profile country is the author's
+        (annotation.scope). Any task type may use it."""
+        return ""
+
+    # The values a member's country may take (profile country from the screening form, a reviewer's
+    # countries), spelled as the task type spells them; empty: any text.
+    countries: ClassVar[tuple[str, ...]] = ()
+
     # --- judging -----------------------------------------------------------------------------------
     # Keyboard key -> judgment value shown on the judging page (A-E for multiple choice, e/n/c for labels).
     judgment_keys: ClassVar[dict[str, str]] = {}
@@ -491,6 +574,36 @@ class TaskType:
             item_id=item_id, category=category, view=self.judge_view(payload, unit_data=unit_data), is_own=is_own
         )
 
+    def judge_item_for_judge(
+        self,
+        *,
+        judge_id: int,
+        seed: int,
+        item_id: int,
+        category: str,
+        payload: dict[str, Any],
+        unit_data: dict[str, Any],
+        is_own: bool,
+    ) -> Any:
+        """judge_item for one judge (the core's judging page and API call this): by default the same for
+        everyone; a task type that shows each judge its own order (seeded by `seed`, the project's
+        plan_seed) overrides it."""
+        return self.judge_item(item_id=item_id, category=category, payload=payload, unit_data=unit_data, is_own=is_own)
+
+    def complete_judgment(
+        self,
+        judgment: JudgmentInput,
+        *,
+        judge_id: int,
+        judge_group: str,
+        seed: int,
+        item_id: int,
+        payload: dict[str, Any],
+    ) -> JudgmentInput:
+        """Check a normalized judgment against the item it judges and add what only the server knows (the
+        order the judge was shown, their group); raise InvalidInput to refuse. Default: unchanged."""
+        return judgment
+
     def own_judgment(self, judgment: JudgmentInput | None) -> Any:
         """The judge's own earlier judgment as the judging page and API show it (None: not judged yet).
         The judging form class gives its initial data with `initial_for(own_judgment(...))`."""
@@ -501,6 +614,12 @@ class TaskType:
 
     def gold_decide(self, case: GoldCase) -> GoldOutcome:
         raise NotImplementedError
+
+    # The payload keys gold_decide reads (with .get), when it reads nothing else of the payload and
+    # never a judgment's id: qc.gold then decides a whole project set-based on PostgreSQL (each distinct
+    # case - those keys, the round, the judges with their values and flags in order - decided once,
+    # saved by joins). None: every item's case is built in Python.
+    gold_payload_keys: ClassVar[tuple[str, ...] | None] = None
 
     def gold_memo_key(self, case: GoldCase) -> Hashable | None:
         """A key naming everything gold_decide reads of `case`, so that cases with equal keys get
@@ -529,6 +648,10 @@ class TaskType:
     # --- reports -----------------------------------------------------------------------------------
     # Template (under templates/) the core's report page includes for this task type's sections.
     report_template: ClassVar[str] = ""
+    # The key of the sections in the report object (`report --json`, API); "" : the task type's name.
+    report_section: ClassVar[str] = ""
+    # Also read the items QC has not approved (ReportRows.unapproved): off by default, it costs a wider read.
+    report_reads_unapproved: ClassVar[bool] = False
 
     def report_sections(self, rows: Any) -> dict[str, Any]:
         """The task type's report, computed from the core's plain rows (qc.reports), JSON-serialisable."""

@@ -22,11 +22,14 @@ from annotation.selectors import (
     author_payloads,
     author_progress,
     membership_for,
+    unit_catalog,
+    unit_items_besides,
 )
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.items import EDITABLE, unit_save_draft, unit_submit
 from annotation.task_types import get_task_type, project_settings
 from annotation.views.common import AUTHOR_ROLES, posted, project_context, revisions_for
+from annotation.views.screening import gate_response
 
 AUTHOR = Assignment.Kind.AUTHOR
 SHOW_REVIEW = (Item.Status.REVISION_REQUESTED, Item.Status.REJECTED)
@@ -36,6 +39,8 @@ SHOW_REVIEW = (Item.Status.REVISION_REQUESTED, Item.Status.REJECTED)
 @require_GET
 def author_queue(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=AUTHOR_ROLES)
+    if (refused := gate_response(request, membership)) is not None:
+        return refused
     project = membership.project
     assignment = assignment_current(project=project, user=request.user, kind=AUTHOR) or assignment_claim_next(
         project=project, user=request.user, kind=AUTHOR
@@ -122,16 +127,39 @@ def _only_warnings(task_type, assignment: Assignment, cleaned_data: dict) -> boo
     return bool(check.warnings) and not check.errors
 
 
+def _planned_pick(task_type, item: Item | None, assignment: Assignment) -> dict:
+    """The picker's preset: the item's own unit, else the one the plan gave (the author may change it)."""
+    unit = item.concept if item is not None and item.concept_id else assignment.concept
+    if unit is None:
+        return {}
+    category_key, concept_key = task_type.unit_pick_keys
+    if not task_type.unit_pickable(unit.data or {}):
+        return {category_key: unit.category.name}  # a writing slot of the plan: its topic, no subtopic
+    return {category_key: unit.category.name, concept_key: unit.name}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=AUTHOR_ROLES)
+    if (refused := gate_response(request, membership)) is not None:
+        return refused
     project = membership.project
     assignment = assignment_for_user(project=project, user=request.user, assignment_id=assignment_id)
     task_type = get_task_type(project.task_type)
     items = list(Item.objects.filter(assignment=assignment).select_related("current_version").order_by("slot"))
     item = items[0] if items else None
-    form = task_type.form_class()(posted(request), initial=_initial(task_type, items))
+    extra = (
+        task_type.author_form_kwargs(unit_items_besides(assignment=assignment))
+        if task_type.author_sees_unit_items
+        else {}
+    )
+    extra.update(task_type.author_assignment_kwargs(assignment))
+    initial = _initial(task_type, items) or task_type.author_form_defaults(profile=getattr(membership, "profile", None))
+    if task_type.unit_pick_keys:
+        extra["catalog"] = unit_catalog(project=project, slot_key=task_type.plan_slot_key)
+        initial = {**_planned_pick(task_type, item, assignment), **initial}
+    form = task_type.form_class()(posted(request), initial=initial, **extra)
     outcome = SaveOutcome()
     if request.method == "POST":
         outcome = _save(request, form=form, task_type=task_type, assignment=assignment)

@@ -22,7 +22,14 @@ AUTHOR_ROLES = (ANNOTATOR,)
 
 def page_dir(project: Project) -> str:
     """The page's base direction follows the project's first language (Arabic -> rtl)."""
-    return project.languages.order_by("position", "code").values_list("direction", flat=True).first() or "ltr"
+    return page_language(project)[1]
+
+
+def page_language(project: Project) -> tuple[str, str]:
+    """(code, direction) of the project's first language, in one query: the `lang` of its content
+    containers and the page's base direction."""
+    row = project.languages.order_by("position", "code").values_list("code", "direction").first()
+    return (row[0], row[1] or "ltr") if row else ("", "ltr")
 
 
 def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:
@@ -34,7 +41,7 @@ def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:
         "is_admin": membership.role == ADMIN,
         "is_reviewer": membership.role in REVIEW_ROLES,
         "is_annotator": membership.role == ANNOTATOR,
-        "page_dir": page_dir(project),
+        **dict(zip(("page_lang", "page_dir"), page_language(project), strict=True)),
         "task_type": get_task_type(project.task_type),
         **extra,
     }

@@ -32,6 +32,7 @@ from annotation.services.judgments import judgment_record
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule, TaskType
 from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, project_context, show_domain_error
+from annotation.views.screening import gate_response
 
 JUDGE_ROUTES = {"queue": "judge_queue", "item": "judge_item"}
 ANSWER_ROUTES = {"queue": "answer_queue", "item": "answer_item"}
@@ -77,6 +78,8 @@ def crossanswer_plan(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_ROUTES) -> HttpResponse:
     membership, _, rule = _judging_membership(request, slug)
+    if (refused := gate_response(request, membership)) is not None:
+        return refused
     project = membership.project
     assignment = assignment_current(project=project, user=request.user, kind=rule.kind) or assignment_claim_next(
         project=project, user=request.user, kind=rule.kind
@@ -94,6 +97,8 @@ def judge_item(
     request: HttpRequest, slug: str, assignment_id: int, routes: dict[str, str] = JUDGE_ROUTES
 ) -> HttpResponse:
     membership, task_type, rule = _judging_membership(request, slug)
+    if (refused := gate_response(request, membership)) is not None:
+        return refused
     project = membership.project
     assignment = judge_assignment_for_user(
         project=project, user=request.user, assignment_id=assignment_id, kind=rule.kind

@@ -197,6 +197,10 @@ GOTONG_RUN_HEARTBEAT_SECONDS = float(os.environ.get("GOTONG_RUN_HEARTBEAT_SECOND
 GOTONG_RUN_STALE_SECONDS = float(os.environ.get("GOTONG_RUN_STALE_SECONDS", "60"))
 GOTONG_RUN_MAX_ATTEMPTS = int(os.environ.get("GOTONG_RUN_MAX_ATTEMPTS", "3"))
 GOTONG_SWEEP_SECONDS = float(os.environ.get("GOTONG_SWEEP_SECONDS", "30"))
+# Reports of projects with more judgments are built by a worker and shown from a snapshot, rebuilt when
+# the judgment count changed or the snapshot is older than the age (qc.reports.snapshots).
+GOTONG_REPORT_INLINE_JUDGMENTS = int(os.environ.get("GOTONG_REPORT_INLINE_JUDGMENTS", "50000"))
+GOTONG_REPORT_MAX_AGE_SECONDS = float(os.environ.get("GOTONG_REPORT_MAX_AGE_SECONDS", "600"))
 # Run `celery -A config beat` once (or a worker with -B on a single machine) to send these.
 CELERY_BEAT_SCHEDULE = {
     "sweep-runs": {

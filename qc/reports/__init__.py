@@ -36,7 +36,7 @@ def project_report(*, project: Project) -> dict[str, Any]:
     return {
         "project": project.slug,
         "task_type": project.task_type,
-        project.task_type: report_sections(project=project),
+        (get_task_type(project.task_type).report_section or project.task_type): report_sections(project=project),
     }
 
 

@@ -21,6 +21,10 @@ from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import AnnotatorInfo, GoldInfo, ItemRecord, JudgmentRecord, ReportRows
 from qc.gold import DECIDABLE
 
+# Rows are streamed in chunks rather than fetched whole: a queryset's cached list of 500,000 row tuples
+# would be held beside the records built from it (~100 MB at the peak of a 500,000-judgment report).
+ROWS_CHUNK = 20_000
+
 
 def _as_text(field: str) -> Cast:
     # JSON read as text and decoded here: once per distinct text (judgment values, flags, gold details)
@@ -66,8 +70,11 @@ def _report_rows(project: Project) -> ReportRows:
     unit_data: dict[int | None, Any] = {}
 
     items, gold = [], {}
+    statuses = DECIDABLE
+    if get_task_type(project.task_type).report_reads_unapproved:
+        statuses = (*DECIDABLE, Item.Status.SUBMITTED, Item.Status.REVISION_REQUESTED, Item.Status.REJECTED)
     for row in (
-        Item.objects.filter(project=project, status__in=DECIDABLE)
+        Item.objects.filter(project=project, status__in=statuses)
         .values_list(
             "pk",
             "external_id",
@@ -87,6 +94,7 @@ def _report_rows(project: Project) -> ReportRows:
             _as_text("gold_decision__details"),
         )
         .order_by()  # sorted below: the database would sort these wide rows on disk (~30 MB at 120,000)
+        .iterator(chunk_size=ROWS_CHUNK)
     ):
         pk, ext, status, source, author_id, unit_id, unit, category, data, slot, round_, payload, *rest = row
         worked, outcome, reason, details = rest
@@ -115,6 +123,9 @@ def _report_rows(project: Project) -> ReportRows:
             gold[pk] = GoldInfo(item_id=pk, outcome=outcome, reason=reason or "", details=decode(details))
 
     items.sort(key=attrgetter("item_id"))
+    unapproved = tuple(i for i in items if i.status not in DECIDABLE)
+    if unapproved:
+        items = [i for i in items if i.status in DECIDABLE]
 
     judgments = Judgment.objects.filter(project=project, item__status__in=DECIDABLE)
     if rule is not None:
@@ -140,7 +151,9 @@ def _report_rows(project: Project) -> ReportRows:
             _as_text("flags"),
             "comment",
             _duration("assignment__"),
-        ).order_by()  # sorted below, in annotator order: the database's sort of every row would be wasted
+        )
+        .order_by()  # sorted below, in annotator order: the database's sort of every row would be wasted
+        .iterator(chunk_size=ROWS_CHUNK)
     ]
     user_rank = {user_id: rank_of(ranks, user_id) for user_id in {r.user_id for r in records}}
     records.sort(key=lambda j: (j.item_id, user_rank[j.user_id]))
@@ -151,4 +164,5 @@ def _report_rows(project: Project) -> ReportRows:
         judgments=tuple(records),
         gold=gold,
         annotators=tuple(AnnotatorInfo(user_id=a.user_id, code=a.code, region=a.region) for a in annotators),
+        unapproved=unapproved,
     )

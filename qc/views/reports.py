@@ -14,7 +14,7 @@ from annotation.models import Membership
 from annotation.selectors import membership_for
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
-from qc.reports import task_type_report
+from qc.reports.snapshots import PageReport, report_for_page
 from qc.reports.tables import conflict_csv_rows
 
 
@@ -29,15 +29,27 @@ def _report_membership(request: HttpRequest, slug: str) -> Membership:
 @require_GET
 def report_page(request: HttpRequest, slug: str) -> HttpResponse:
     membership = _report_membership(request, slug)
-    context = project_context(membership, report=task_type_report(project=membership.project))
+    page = report_for_page(project=membership.project)
+    context = project_context(membership, report=page.report, snapshot=page.snapshot, building=page.building)
     return render(request, "qc/report_page.html", context)
+
+
+def _still_building(page: PageReport) -> JsonResponse:
+    # A big project's first report is still being built in the background (qc.reports.snapshots).
+    stage = page.snapshot.stage if page.snapshot is not None else ""
+    response = JsonResponse({"building": True, "stage": stage}, status=202)
+    response["Retry-After"] = "10"
+    return response
 
 
 @login_required
 @require_GET
 def report_json(request: HttpRequest, slug: str) -> HttpResponse:
     membership = _report_membership(request, slug)
-    report = task_type_report(project=membership.project)
+    page = report_for_page(project=membership.project)
+    if page.report is None:
+        return _still_building(page)
+    report = page.report
     response = JsonResponse(report, json_dumps_params={"ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{slug}-{membership.project.task_type}-report.json"'
     return response
@@ -48,7 +60,10 @@ def report_json(request: HttpRequest, slug: str) -> HttpResponse:
 def conflicts_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """?by=region for the matrix grouped by the annotators' regions."""
     membership = _report_membership(request, slug)
-    report = task_type_report(project=membership.project)
+    page = report_for_page(project=membership.project)
+    if page.report is None:
+        return _still_building(page)
+    report = page.report
     if "conflicts" not in report:
         raise Http404("This report has no conflict matrix.")
     by_region = request.GET.get("by") == "region"

@@ -127,3 +127,31 @@ def test_an_import_without_the_privilege_takes_the_ordinary_path_with_the_same_r
     )
     assert shape("plain") == shape("fast")
     assert len(shape("fast")) == 12
+
+
+def _write_judgment_known(project_id: int, item_id: int, user_id: int, *, said_items: set[int]) -> int:
+    """As _write_judgment, the writer telling the check which parents its rows point at."""
+    with references_checked_once() as bulk:
+        (judgment_id,) = reserve_ids(Judgment, 1)
+        with bulk.triggers_off():
+            copy_lines(Judgment, JUDGMENT_FIELDS, [_judgment_line(judgment_id, project_id, item_id, user_id)])
+        bulk.wrote(Judgment, [judgment_id])
+        bulk.points_at(Judgment, "item", said_items)
+        bulk.points_at(Judgment, "user", {user_id})
+    return judgment_id
+
+
+def test_known_parents_are_checked_by_id_and_a_missing_one_is_refused():
+    project, (author, user, *_) = make_project(slug="fk")
+    item = make_item(project, author)
+    before = db_state()
+    with pytest.raises(IntegrityError) as refused, transaction.atomic():
+        _write_judgment_known(project.pk, item.pk + 1000, user.pk, said_items={item.pk, item.pk + 1000})
+    assert str(refused.value) == (
+        f"A new annotation.Judgment points at annotation.Item {item.pk + 1000}, which does not exist (item)."
+    )
+    assert db_state() == before
+
+    with transaction.atomic():
+        written = _write_judgment_known(project.pk, item.pk, user.pk, said_items={item.pk})
+    assert list(Judgment.objects.values_list("pk", "item_id", "user_id")) == [(written, item.pk, user.pk)]

@@ -4,13 +4,15 @@ anyone else's judgment.
 
 Two shapes, picked by the task type's `judging_api_shape` (SHAPES below):
 - "generic": the item as JudgeItem (id, category, view), the body is whatever the task type's
-  normalize_judgment reads, the judgment as stored (value, flags, comment) with its round;
+  normalize_judgment reads, the saved judgment as its judge is shown it (the task type's
+  own_judgment: value, flags, comment) with its round;
 - "multiple_choice": the flat question/choices and answer A-E shapes the cross-answering API began
   with, kept field for field for its clients.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -75,13 +77,15 @@ class AnswerInputSerializer(serializers.Serializer):
 
 
 class JudgmentSerializer(serializers.Serializer):
+    """A saved answer as its judge sees it (judgment_as_shown: the task type's own_judgment)."""
+
     id = serializers.IntegerField()
     item_id = serializers.IntegerField()
     assignment_id = serializers.IntegerField(allow_null=True)
-    answer = serializers.CharField(source="value.answer")
-    uncertain = serializers.BooleanField(source="flags.uncertain")
-    question_ambiguous = serializers.BooleanField(source="flags.question_ambiguous")
-    option_ambiguous = serializers.ListField(child=serializers.BooleanField(), source="flags.option_ambiguous")
+    answer = serializers.CharField()
+    uncertain = serializers.BooleanField()
+    question_ambiguous = serializers.BooleanField()
+    option_ambiguous = serializers.ListField(child=serializers.BooleanField())
     reason = serializers.CharField(source="comment")
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -132,6 +136,9 @@ class JudgmentBodySerializer(serializers.Serializer):
 
 
 class JudgmentRecordSerializer(serializers.Serializer):
+    """A saved judgment as its judge sees it (judgment_as_shown): value, flags and comment are the task
+    type's own_judgment of it, which may keep less than is stored (never which option was the best)."""
+
     id = serializers.IntegerField()
     item_id = serializers.IntegerField()
     assignment_id = serializers.IntegerField(allow_null=True)
@@ -181,6 +188,20 @@ SHAPES = {
         judgment=JudgmentSerializer,
     ),
 }
+
+
+def judgment_as_shown(judgment: Any, own: Any) -> dict[str, Any]:
+    """The response to a judge's save: the judgment's record (ids, round, times) with the fields of the
+    task type's own_judgment (a dataclass) in place of what is stored."""
+    return {
+        "id": judgment.pk,
+        "item_id": judgment.item_id,
+        "assignment_id": judgment.assignment_id,
+        "round": judgment.round,
+        "created_at": judgment.created_at,
+        "updated_at": judgment.updated_at,
+        **dataclasses.asdict(own),
+    }
 
 
 def judging_shape(task_type_name: str) -> JudgingShape:

@@ -26,12 +26,19 @@ from annotation.api.serializers.judgments import (
     JudgmentRecordSerializer,
     JudgmentSerializer,
     judging_shape,
+    judgment_as_shown,
 )
 from annotation.api.views.base import ERROR, NOT_FOUND, REFUSED, ProjectApi, validated
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Project
 from annotation.selectors import assignment_current
-from annotation.selectors.judgments import answer_progress, judge_assignment_for_user, judge_item_for, own_judgment
+from annotation.selectors.judgments import (
+    answer_progress,
+    judge_assignment_for_user,
+    judge_item_for,
+    own_judgment,
+    own_judgment_of,
+)
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.judging import judging_plan, judging_rule_for
 from annotation.services.judgments import judgment_record
@@ -143,4 +150,6 @@ class AnswerApi(ProjectApi):
         shape = judging_shape(self.project.task_type)
         body = validated(shape.body, request.data)
         judgment = judgment_record(assignment_id=assignment.pk, user=request.user, data=shape.judgment_data(body))
-        return Response(shape.judgment(judgment).data)
+        # What the judge is shown of it, never the stored value (it may say which option was the best).
+        own = own_judgment_of(judgment=judgment, user=request.user, task_type_name=self.project.task_type)
+        return Response(shape.judgment(judgment_as_shown(judgment, own)).data)

@@ -40,7 +40,7 @@ def run_import(command: BaseCommand, options: dict, *, format: str) -> None:
             path_or_bytes=options["file"],
             project_slug=options["project"],
             format=format,
-            language=options["language"],
+            language=options["language"] or import_format(format).importer.default_language,
             annotator_regions=parse_regions(options["annotator_regions"]) or None,
         )
     except DomainError as exc:
@@ -61,7 +61,9 @@ class Command(BaseCommand):
             "--project", required=True, help="Project slug; created with the format's task type if missing."
         )
         parser.add_argument("--format", required=True, help="The file's format (see --help for the list).")
-        parser.add_argument("--language", default="id", help="Language code of the file (default id).")
+        parser.add_argument(
+            "--language", default="", help="Language code of the file (default: the format's, e.g. id, ar)."
+        )
         parser.add_argument("--annotator-regions", default="", help="W1=West Java,W2=Central Java,...")
         parser.add_argument("--json", action="store_true", help="Print the whole summary as one JSON object.")
 

@@ -124,6 +124,8 @@ class CsqaTaskType(TaskType):
     # --- gold --------------------------------------------------------------------------------------
     gold_policy = csqa_gold.POLICY
 
+    gold_payload_keys = ("answer",)
+
     def gold_decide(self, case: GoldCase) -> GoldOutcome:
         return csqa_gold.gold_decide(case)
 

@@ -29,7 +29,9 @@ from annotation.task_types.csqa.payload import LABELS
 LABEL_INDEX = {label: i for i, label in enumerate(LABELS)}
 
 
-@dataclass(frozen=True)
+# Slots: a 500,000-answer report holds one of these per answer; without a __dict__ each is ~100 bytes
+# smaller (~50 MB at that size).
+@dataclass(frozen=True, slots=True)
 class ItemRow:
     item_id: int
     category: str
@@ -38,7 +40,7 @@ class ItemRow:
     excluded: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AnswerRow:
     item_id: int
     user_id: int

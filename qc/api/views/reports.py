@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from annotation.api.permissions import REVIEWERS
 from annotation.api.views.base import ERROR, NOT_FOUND, ProjectApi
 from annotation.task_types import get_task_type
-from qc.reports import project_report, task_type_report
+from qc.reports.snapshots import PageReport, report_for_page
 
 ADMIN_REFUSED = {**NOT_FOUND, 403: ERROR}
 
@@ -21,17 +21,37 @@ def _has_report(project) -> None:
         raise Http404("This project has no report.")
 
 
+def _still_building(page: PageReport) -> Response:
+    # A big project's first report is still being built in the background (qc.reports.snapshots).
+    stage = page.snapshot.stage if page.snapshot is not None else ""
+    return Response({"building": True, "stage": stage}, status=202, headers={"Retry-After": "10"})
+
+
+BUILDING = {202: OpenApiTypes.OBJECT}
+
+
 class ReportApi(ProjectApi):
     project_roles = {"GET": REVIEWERS}
 
     @extend_schema(
         operation_id="reports_project",
         summary="The project's report: project, task_type, and the task type's sections under its name.",
-        responses={200: OpenApiTypes.OBJECT, **ADMIN_REFUSED},
+        responses={200: OpenApiTypes.OBJECT, **BUILDING, **ADMIN_REFUSED},
     )
     def get(self, request, slug):
         _has_report(self.project)
-        return Response(project_report(project=self.project))
+        page = report_for_page(project=self.project)
+        if page.report is None:
+            return _still_building(page)
+        sections = {k: v for k, v in page.report.items() if k != "project"}
+        task_type = get_task_type(self.project.task_type)
+        return Response(
+            {
+                "project": self.project.slug,
+                "task_type": self.project.task_type,
+                (task_type.report_section or self.project.task_type): sections,
+            }
+        )
 
 
 class TaskTypeReportApi(ProjectApi):
@@ -40,10 +60,13 @@ class TaskTypeReportApi(ProjectApi):
 
     @extend_schema(
         summary="The task type's report sections with the project's slug (reviewers, admins).",
-        responses={200: OpenApiTypes.OBJECT, **ADMIN_REFUSED},
+        responses={200: OpenApiTypes.OBJECT, **BUILDING, **ADMIN_REFUSED},
     )
     def get(self, request, slug):
         _has_report(self.project)
         if self.project.task_type != self.task_type:
             raise Http404("This project has another task type.")
-        return Response(task_type_report(project=self.project))
+        page = report_for_page(project=self.project)
+        if page.report is None:
+            return _still_building(page)
+        return Response(page.report)

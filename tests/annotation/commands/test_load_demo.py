@@ -39,6 +39,7 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
 
     assert list(Project.objects.order_by("slug").values_list("slug", "task_type")) == [
         ("demo-csqa", "csqa"),
+        ("demo-kalahi", "cultural_prompt"),
         ("demo-nli", "nli"),
     ]
     project = Project.objects.get(slug="demo-csqa")
@@ -111,7 +112,8 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
     author = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR)
     assert author.count() == 100
     assert Assignment.objects.filter(project=project).count() == 100
-    assert (Assignment.objects.count(), Concept.objects.count()) == (100 + 12, 50 + 12)  # + the NLI demo
+    # + the NLI and KALAHI demos
+    assert (Assignment.objects.count(), Concept.objects.count()) == (100 + 12 + 30, 50 + 12 + 15)
     assert set(author.values_list("status", flat=True)) == {"pending"}
     # k = 2: every concept has exactly two distinct authors.
     assert set(Counter(author.values_list("concept_id", flat=True)).values()) == {2}
@@ -156,8 +158,8 @@ def test_load_demo_twice_changes_nothing_and_still_prints_the_accounts():
     output = run_demo()
 
     assert snapshot() == before
-    assert len(before["assignments"]) == 100 + 12  # commonsense QA + NLI
-    assert len(before["concepts"]) == 50 + 12
+    assert len(before["assignments"]) == 100 + 12 + 30  # commonsense QA + NLI + KALAHI
+    assert len(before["concepts"]) == 50 + 12 + 15
     assert len(before["users"]) == 8
     assert "The demo was already loaded; nothing changed." in output
     assert "all with the password: gotong-demo" in output

@@ -28,9 +28,13 @@ def _rows(n: int) -> bytes:
 
 def test_the_registry_lists_every_tasks_types_formats():
     assert [(f.name, f.task_type) for f in import_formats()] == [
+        ("arabculture", "sentence_completion"),
         ("id-csqa", "csqa"),
         ("indonli", "nli"),
+        ("indopref", "preference"),
+        ("kalahi", "cultural_prompt"),
         ("mnli", "nli"),
+        ("preference-prompts", "preference"),
     ]
     assert [f.name for f in import_formats(task_type="nli")] == ["indonli", "mnli"]
 
@@ -41,7 +45,10 @@ def test_an_unknown_format_is_refused_with_the_known_ones():
     with pytest.raises(InvalidInput) as refused:
         items_import(path_or_bytes=messy_bytes(), project_slug="x", format="squad", language="id")
 
-    assert refused.value.message == "Unknown import format “squad”; known formats: id-csqa, indonli, mnli."
+    assert (
+        refused.value.message
+        == "Unknown import format “squad”; known formats: arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
+    )
     assert db_state() == before
 
 
@@ -154,7 +161,10 @@ def test_import_items_command_refuses_an_unknown_format(tmp_path):
     with pytest.raises(CommandError) as refused:
         call_command("import_items", str(path), "--project", "x", "--format", "csv")
 
-    assert str(refused.value) == "Unknown format “csv”; known formats: id-csqa, indonli, mnli."
+    assert (
+        str(refused.value)
+        == "Unknown format “csv”; known formats: arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
+    )
 
 
 def test_import_items_and_import_csqa_print_the_same_summary(tmp_path):

@@ -1,0 +1,86 @@
+"""The set-based project recompute (qc.gold_sets, PostgreSQL) saves exactly what the per-item path saves:
+the same decisions (judgment ids in annotator order included), the same item statuses and totals."""
+
+import random
+
+import pytest
+from django.db import connection
+
+from annotation.models import Item
+from qc.gold import DECIDABLE, gold_recompute, gold_recompute_project
+from qc.gold_sets import set_based_applies
+from qc.models import GoldDecision
+from tests.qc.helpers import add_judgment, make_item, make_project, make_user
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+
+def snapshot(project):
+    decisions = {
+        d.item_id: (d.policy, d.outcome, d.reason, d.details, d.judgment_ids)
+        for d in GoldDecision.objects.filter(item__project=project)
+    }
+    items = {
+        pk: (status, reason)
+        for pk, status, reason in Item.objects.filter(project=project).values_list("pk", "status", "status_reason")
+    }
+    return decisions, items
+
+
+def varied_project():
+    """40 items: 0-5 answers each, ties, ambiguity flags, option flags, a judge outside the annotators,
+    one not yet approved and one without a version."""
+    project, people = make_project(slug="gsets", annotators=6, m=3, threshold=1)
+    outsider = make_user("gsets-outsider")
+    rng = random.Random(5)
+    items = []
+    for k in range(40):
+        author = people[k % 6]
+        status = Item.Status.SUBMITTED if k == 7 else Item.Status.APPROVED
+        item = make_item(project, author, concept=f"k{k}", answer="ABCDE"[k % 5], status=status)
+        judges = [p for p in people if p != author] + [outsider]
+        rng.shuffle(judges)
+        for judge in judges[: rng.randrange(6)]:
+            add_judgment(
+                item,
+                judge,
+                rng.choice("ABCAB"),
+                uncertain=rng.random() < 0.3,
+                question_ambiguous=rng.random() < 0.25,
+                options=[rng.random() < 0.2 for _ in range(5)],
+            )
+        items.append(item)
+    Item.objects.filter(pk=items[9].pk).update(current_version=None)
+    return project, items
+
+
+def test_set_based_and_per_item_recomputes_save_the_same_rows():
+    assert connection.vendor == "postgresql"
+    project, items = varied_project()
+    assert set_based_applies(project)
+    # An earlier recompute, and one of its gold items promoted to gold (a recompute must keep it so).
+    gold_recompute(item_ids=[i.pk for i in items])
+    promoted = GoldDecision.objects.filter(item__project=project, outcome="gold").order_by("item_id").first().item_id
+    Item.objects.filter(pk=promoted).update(status=Item.Status.GOLD)
+    before = snapshot(project)
+    decidable = list(
+        Item.objects.filter(project=project, status__in=DECIDABLE).order_by("pk").values_list("pk", flat=True)
+    )
+    per_item_totals = gold_recompute(item_ids=decidable)
+    per_item = snapshot(project)
+
+    # Back to the state before, then the set-based path from scratch and over its own decisions.
+    GoldDecision.objects.filter(item__project=project).delete()
+    for pk, (status, reason) in before[1].items():
+        Item.objects.filter(pk=pk).update(status=status, status_reason=reason)
+    set_totals = gold_recompute_project(project=project)
+    first = snapshot(project)
+    again_totals = gold_recompute_project(project=project)
+
+    assert set_totals == per_item_totals == again_totals
+    assert first == per_item == snapshot(project)
+    assert sum(per_item_totals.values()) == 39
+    assert {v[1] for v in per_item[0].values()} == {"gold", "excluded", "pending"}
+    assert {s for s, _ in per_item[1].values()} == {"gold", "judged", "excluded", "approved", "submitted"}
+    assert per_item[1][promoted] == (Item.Status.GOLD, "")
+    assert per_item[1][items[7].pk] == (Item.Status.SUBMITTED, "")
