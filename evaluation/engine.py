@@ -40,9 +40,10 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
+from evaluation.bulk_insert import insert_rows
 from evaluation.kinds import RunKind, Unit, get_kind
 from evaluation.llm import client as llm
-from evaluation.llm.limiter import Limits, slot
+from evaluation.llm.limiter import KeptSlot, Limits, slot
 from evaluation.models import Call, Endpoint, Run
 from evaluation.results import Tally, _setting, results_write, retry_delay  # noqa: F401  (retry_delay: API)
 from qc.runs import RunLost, run_beat_or_stop, run_fail, run_finish, run_heartbeat, run_lock_held, run_take
@@ -63,19 +64,20 @@ def call_lease_seconds(endpoint: Endpoint) -> float:
 # --- planning --------------------------------------------------------------------------------------
 
 
-def _calls_for(run: Run, units: list[Unit], endpoint_ids: list[int]) -> list[Call]:
+def _calls_for(run: Run, units: list[Unit], endpoint_ids: list[int]) -> list[dict[str, Any]]:
     calls = []
     for unit in units:
+        request = unit.request()
         for endpoint_id in unit.endpoint_ids or endpoint_ids:
             calls.append(
-                Call(
-                    run_id=run.pk,
-                    endpoint_id=endpoint_id,
-                    unit_key=unit.key,
-                    template=unit.template,
-                    operation=unit.operation,
-                    request=unit.request(),
-                )
+                {
+                    "run_id": run.pk,
+                    "endpoint_id": endpoint_id,
+                    "unit_key": unit.key,
+                    "template": unit.template,
+                    "operation": unit.operation,
+                    "request": request,
+                }
             )
     return calls
 
@@ -87,10 +89,10 @@ def calls_add(*, run: Run, units: list[Unit]) -> int:
     for unit in units:
         batch.append(unit)
         if len(batch) >= PLAN_BATCH:
-            Call.objects.bulk_create(_calls_for(run, batch, endpoint_ids), ignore_conflicts=True)
+            insert_rows(Call, _calls_for(run, batch, endpoint_ids), ignore_conflicts=True)
             batch = []
     if batch:
-        Call.objects.bulk_create(_calls_for(run, batch, endpoint_ids), ignore_conflicts=True)
+        insert_rows(Call, _calls_for(run, batch, endpoint_ids), ignore_conflicts=True)
     return Call.objects.filter(run_id=run.pk).count()
 
 
@@ -191,46 +193,27 @@ def calls_claim(*, run_id: int, limit: int, lease_seconds: float) -> list[Claime
 
 
 def call_execute(
-    call: Claimed, endpoint: Endpoint, config: llm.EndpointConfig, limits: Limits, *, call_lease: float
+    call: Claimed,
+    endpoint: Endpoint,
+    config: llm.EndpointConfig,
+    limits: Limits,
+    *,
+    call_lease: float,
+    kept: KeptSlot | None = None,
 ) -> Outcome:
-    """One request under the endpoint's limiter (runs in a pool thread; no database here). Waiting
-    for a slot gives up in time for the request to end before the call's lease does."""
+    """One request under the endpoint's limiter (runs in a pool thread; no database here), in a slot
+    of its own or in the thread's kept slot. Waiting for a slot gives up in time for the request to
+    end before the call's lease does."""
     wait_budget = max(1.0, call_lease - config.timeout_seconds - 5)
     try:
-        with slot(limits, give_up_after=wait_budget):
-            if call.operation == Call.Operation.EMBED:
-                return Outcome(result=llm.embed(endpoint=config, inputs=call.request.get("input", [])))
-            if call.operation == Call.Operation.SCORE:
-                return Outcome(
-                    result=llm.score_continuation(
-                        endpoint=config,
-                        context=call.request.get("context", ""),
-                        continuation=call.request.get("continuation", ""),
-                    )
-                )
-            params = call.request.get("params", {})
-            if "prompt" in call.request:  # a plain completion (Unit.prompt)
-                return Outcome(
-                    result=llm.complete(
-                        endpoint=config,
-                        prompt=call.request["prompt"],
-                        max_tokens=params.get("max_tokens"),
-                        temperature=params.get("temperature"),
-                        stop=params.get("stop"),
-                        seed=params.get("seed"),
-                    )
-                )
-            return Outcome(
-                result=llm.chat(
-                    endpoint=config,
-                    messages=call.request.get("messages", []),
-                    max_tokens=params.get("max_tokens"),
-                    temperature=params.get("temperature"),
-                    logprobs=params.get("logprobs"),
-                    stop=params.get("stop"),
-                    seed=params.get("seed"),
-                )
-            )
+        if kept is None:
+            with slot(limits, give_up_after=wait_budget):
+                return Outcome(result=_request(call, config))
+        kept.take(limits, give_up_after=wait_budget)
+        try:
+            return Outcome(result=_request(call, config))
+        finally:
+            kept.done()
     except llm.LLMError as exc:
         return Outcome(error=exc)
     except TimeoutError:
@@ -238,6 +221,36 @@ def call_execute(
     except Exception as exc:  # a bug, not the endpoint's fault: fail the call, keep the run going
         logger.exception("llm_run.call_crashed", extra={"call_id": call.pk})
         return Outcome(error=llm.LLMError(f"{type(exc).__name__}: {exc}", kind="internal", retryable=False))
+
+
+def _request(call: Claimed, config: llm.EndpointConfig) -> Any:
+    if call.operation == Call.Operation.EMBED:
+        return llm.embed(endpoint=config, inputs=call.request.get("input", []))
+    if call.operation == Call.Operation.SCORE:
+        return llm.score_continuation(
+            endpoint=config,
+            context=call.request.get("context", ""),
+            continuation=call.request.get("continuation", ""),
+        )
+    params = call.request.get("params", {})
+    if "prompt" in call.request:  # a plain completion (Unit.prompt)
+        return llm.complete(
+            endpoint=config,
+            prompt=call.request["prompt"],
+            max_tokens=params.get("max_tokens"),
+            temperature=params.get("temperature"),
+            stop=params.get("stop"),
+            seed=params.get("seed"),
+        )
+    return llm.chat(
+        endpoint=config,
+        messages=call.request.get("messages", []),
+        max_tokens=params.get("max_tokens"),
+        temperature=params.get("temperature"),
+        logprobs=params.get("logprobs"),
+        stop=params.get("stop"),
+        seed=params.get("seed"),
+    )
 
 
 # --- the drain loop --------------------------------------------------------------------------------
@@ -310,68 +323,89 @@ def drain(*, run_id: int, owner_attempt: int | None = None) -> Tally:
             finished = []
         last_flush = time.monotonic()
 
-    # Finished requests arrive on a queue (a done-callback per future): cheaper than
-    # concurrent.futures.wait over every future in flight after each completion.
+    # Claimed calls wait on `work` for the pool's threads; each thread runs `serve`, which keeps its
+    # request slot while its next call is ready (KeptSlot) and puts (call, outcome) on `completed`.
+    work: queue.SimpleQueue = queue.SimpleQueue()
     completed: queue.SimpleQueue = queue.SimpleQueue()
     # Keep more calls claimed than threads, so a thread never waits for the next claim; not many more,
     # so other workers still find work.
     target = threads + max(1, threads // 2)
     next_claim = 0.0
 
-    def submit(call: Claimed) -> None:
-        future = pool.submit(
-            call_execute,
-            call,
-            endpoints[call.endpoint_id],
-            configs[call.endpoint_id],
-            limits[call.endpoint_id],
-            call_lease=lease,
-        )
-        future.add_done_callback(lambda f, call=call: completed.put((call, f)))
+    def serve() -> None:
+        kept = KeptSlot()
+        try:
+            while True:
+                try:
+                    call = work.get_nowait()
+                except queue.Empty:
+                    kept.drop()  # nothing ready for this thread: the slot goes back before it waits
+                    call = work.get()
+                if call is None:
+                    return
+                outcome = call_execute(
+                    call,
+                    endpoints[call.endpoint_id],
+                    configs[call.endpoint_id],
+                    limits[call.endpoint_id],
+                    call_lease=lease,
+                    kept=kept,
+                )
+                completed.put((call, outcome))
+        finally:
+            kept.drop()
 
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"llm-run-{run_id}") as pool:
-        while True:
-            claimed: list[Claimed] = []
-            now = time.monotonic()
-            if in_flight < threads and now >= next_claim:
-                claimed = calls_claim(run_id=run_id, limit=target - in_flight, lease_seconds=lease)
-                if len(claimed) < target - in_flight:
-                    next_claim = now + CLAIM_BACKOFF_SECONDS  # the run is (nearly) drained: ask less often
-                for call in claimed:
-                    submit(call)
-                in_flight += len(claimed)
-            if in_flight:
-                try:
-                    item = completed.get(timeout=FLUSH_SECONDS / 2)
-                    while True:
-                        finished.append((item[0], item[1].result()))
-                        in_flight -= 1
-                        item = completed.get_nowait()
-                except queue.Empty:
-                    pass
-            if finished and (
-                len(finished) >= max(1, threads // 2) or not in_flight or time.monotonic() - last_flush > FLUSH_SECONDS
-            ):
+        for _ in range(threads):
+            pool.submit(serve)
+        try:
+            while True:
+                claimed: list[Claimed] = []
+                now = time.monotonic()
+                if in_flight < threads and now >= next_claim:
+                    claimed = calls_claim(run_id=run_id, limit=target - in_flight, lease_seconds=lease)
+                    if len(claimed) < target - in_flight:
+                        next_claim = now + CLAIM_BACKOFF_SECONDS  # the run is (nearly) drained: ask less often
+                    for call in claimed:
+                        work.put(call)
+                    in_flight += len(claimed)
+                if in_flight:
+                    try:
+                        item = completed.get(timeout=FLUSH_SECONDS / 2)
+                        while True:
+                            finished.append(item)
+                            in_flight -= 1
+                            item = completed.get_nowait()
+                    except queue.Empty:
+                        pass
+                if finished and (
+                    len(finished) >= max(1, threads // 2)
+                    or not in_flight
+                    or time.monotonic() - last_flush > FLUSH_SECONDS
+                ):
+                    flush()
+                if in_flight or claimed:
+                    continue
                 flush()
-            if in_flight or claimed:
-                continue
-            flush()
-            # Nothing in flight and nothing claimed: done, waiting for retries, or others' leases.
-            state = Run.objects.filter(pk=run_id).values_list("status", "attempts").first()
-            holds = owner_attempt is not None and state is not None and state == (Run.Status.RUNNING, owner_attempt)
-            if not holds:
-                break  # a helper with nothing to claim, or an owner that lost / paused / cancelled the run
-            remaining = _remaining(run_id)
-            if remaining.unfinished == 0:
-                if run_complete(run_id=run_id, attempt=owner_attempt, kind=kind):
-                    break
-                continue
-            if remaining.ready:
-                continue
-            pause = 0.2
-            if remaining.delayed_until is not None:
-                pause = min(1.0, max(0.0, (remaining.delayed_until - timezone.now()).total_seconds()))
-            time.sleep(pause)
+                # Nothing in flight and nothing claimed: done, waiting for retries, or others' leases.
+                state = Run.objects.filter(pk=run_id).values_list("status", "attempts").first()
+                holds = owner_attempt is not None and state is not None and state == (Run.Status.RUNNING, owner_attempt)
+                if not holds:
+                    break  # a helper with nothing to claim, or an owner that lost / paused / cancelled the run
+                remaining = _remaining(run_id)
+                if remaining.unfinished == 0:
+                    if run_complete(run_id=run_id, attempt=owner_attempt, kind=kind):
+                        break
+                    continue
+                if remaining.ready:
+                    continue
+                pause = 0.2
+                if remaining.delayed_until is not None:
+                    pause = min(1.0, max(0.0, (remaining.delayed_until - timezone.now()).total_seconds()))
+                time.sleep(pause)
+        finally:
+            for _ in range(threads):
+                work.put(None)  # every serve() returns, so the pool's shutdown does not wait forever
     return total
 
 

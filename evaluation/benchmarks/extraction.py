@@ -323,3 +323,20 @@ def extract_label(reply: str, labels: Sequence[str], aliases: Mapping[str, Seque
         if decided is not None:
             return decided
     return _unparsed(reply)
+
+
+# Arabic option keys (abjad order: أ ب ج د ه), as Arabic prompts letter their options. A reply in Arabic is
+# read with the same rules once its keys stand as the Latin letters of the same position and its answer
+# phrase ("الإجابة الصحيحة هي", "الجواب:") as "The answer is".
+ARABIC_KEYS = {"أ": "A", "ا": "A", "ب": "B", "ج": "C", "د": "D", "هـ": "E", "ه": "E"}
+_ARABIC_LETTER = "\u0600-\u06ff"
+_ARABIC_KEY = re.compile(f"(?<![{_ARABIC_LETTER}])(هـ|[أابجده])(?![{_ARABIC_LETTER}])")
+_ARABIC_ANSWER = re.compile(
+    f"(?<![{_ARABIC_LETTER}])(?:ال)?(?:إجابة|اجابة|جواب|خيار)(?:\\s+(?:ال)?(?:صحيحة|صحيح))?(?:\\s+(?:هي|هو))?\\s*[:：]?\\s*"
+)
+
+
+def arabic_reply_as_latin(reply: str) -> str:
+    """The reply with its Arabic answer phrase and standalone Arabic option keys in Latin form."""
+    text = _ARABIC_ANSWER.sub("The answer is ", reply)
+    return _ARABIC_KEY.sub(lambda m: ARABIC_KEYS[m.group(1)], text)

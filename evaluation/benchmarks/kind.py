@@ -41,7 +41,9 @@ from annotation.task_types.base import BenchmarkSpec
 from evaluation.benchmarks import likelihood_runs
 from evaluation.benchmarks.dataset import SOURCES, STATUSES, slice_items, slice_queryset
 from evaluation.benchmarks.likelihood import NORMALISATIONS
+from evaluation.benchmarks.reference_scorers import scorer_for
 from evaluation.benchmarks.scoring import Score, score_reply
+from evaluation.bulk_insert import insert_rows
 from evaluation.kinds import RunKind, Unit, register
 from evaluation.models import BenchmarkCase, Prediction, PromptTemplate
 from evaluation.services.benchmark_templates import CUSTOM_PREFIX
@@ -50,6 +52,18 @@ from evaluation.templating import render, validate_template
 MODES = ("chat", "completion", "likelihood")
 DEFAULT_MAX_TOKENS = 32
 AWAITING_JUDGMENT = "awaiting_judgment"  # the rule of an open-ended reply no reviewer has judged yet
+
+
+# Every column but the id and the creation time (insert_rows stamps it): the object's field defaults
+# were applied when it was built.
+_PREDICTION_COLUMNS = [
+    f.attname for f in Prediction._meta.concrete_fields if not f.primary_key and not getattr(f, "auto_now_add", False)
+]
+
+
+def _row(prediction: Prediction) -> dict[str, Any]:
+    """A prediction as insert_rows takes it."""
+    return {name: getattr(prediction, name) for name in _PREDICTION_COLUMNS}
 
 
 def unit_key(item_id: int) -> str:
@@ -78,12 +92,38 @@ def _names(parameters: dict[str, Any], key: str) -> list[str]:
     return [str(v) for v in value]
 
 
+def _fits(template: Any, mode: str) -> bool:
+    return not template.modes or mode in template.modes
+
+
 def _template_texts(
-    spec: BenchmarkSpec, project: Project, names: list[str], *, open_ended: bool = False
+    spec: BenchmarkSpec, project: Project, names: list[str], *, open_ended: bool = False, mode: str = "chat"
 ) -> dict[str, str]:
     builtin = {t.name: t.text for t in spec.templates}
     if not names:
-        return {t.name: t.text for t in spec.templates if t.open_ended == open_ended}
+        texts = {t.name: t.text for t in spec.templates if t.open_ended == open_ended and _fits(t, mode)}
+        if not texts:
+            offered = "; ".join(
+                f"{t.name}: {'open-ended' if t.open_ended else ' or '.join(t.modes) or 'any mode'}"
+                for t in spec.templates
+            )
+            raise InvalidInput(
+                f"None of this task type's templates is meant for a {'open-ended ' if open_ended else ''}{mode} "
+                f"run (its templates: {offered}).",
+                field_errors={"templates": ["None for this mode."]},
+            )
+        return texts
+    # A built-in template written for other modes (a chat format written out, for likelihood) is
+    # meaningless here: refused with its reason rather than run.
+    misfits = [t for t in spec.templates if t.name in names and not _fits(t, mode)]
+    if misfits:
+        t = misfits[0]
+        raise InvalidInput(
+            f"Template {t.name} is meant for {' or '.join(t.modes)} mode only, not {mode}"
+            f"{f': {t.modes_note}' if t.modes_note else ''}. Start a {t.modes[0]} run for it, or choose "
+            "another template.",
+            field_errors={"templates": [f"{' or '.join(t.modes).capitalize()} mode only."]},
+        )
     asked_open = sorted(name for name in names if name in builtin and _is_open(spec, name))
     if asked_open and not open_ended:
         raise InvalidInput(
@@ -160,7 +200,9 @@ class Benchmark(RunKind):
         open_ended = _open_ended(parameters, spec, mode)
         cleaned: dict[str, Any] = {
             "gold_key": gold_key,
-            "template_texts": _template_texts(spec, project, _names(parameters, "templates"), open_ended=open_ended),
+            "template_texts": _template_texts(
+                spec, project, _names(parameters, "templates"), open_ended=open_ended, mode=mode
+            ),
             "open_ended": open_ended,
             "categories": sorted(set(_names(parameters, "categories"))),
             "sources": sorted(set(_names(parameters, "sources"))),
@@ -238,27 +280,30 @@ class Benchmark(RunKind):
         parameters = run.parameters
         items = list(slice_items(project=run.project, parameters=parameters))
         spec = _spec(run.project)
-        BenchmarkCase.objects.bulk_create(
+        answers = list(spec.answers)
+        insert_rows(
+            BenchmarkCase,
             [
-                BenchmarkCase(
-                    run_id=run.pk,
-                    item_id=item.item_id,
-                    gold=item.task.gold,
-                    answers=list(spec.answers),
-                    options=list(item.task.options),
-                    human_answers=list(item.task.human_answers),
-                    category=item.category,
-                    source=item.source,
-                    split=item.split,
-                )
+                {
+                    "run_id": run.pk,
+                    "item_id": item.item_id,
+                    "gold": item.task.gold,
+                    "answers": answers,
+                    "options": list(item.task.options),
+                    "human_answers": list(item.task.human_answers),
+                    "category": item.category,
+                    "source": item.source,
+                    "split": item.split,
+                }
                 for item in items
             ],
             ignore_conflicts=True,
-            batch_size=1000,
         )
         params = {"temperature": parameters["temperature"], "max_tokens": parameters["max_tokens"]}
         system = [{"role": "system", "content": parameters["system"]}] if parameters.get("system") else []
         likelihood = parameters["mode"] == "likelihood"
+        scorer = scorer_for(run.project.task_type)
+        prefix = scorer.continuation_prefix if scorer is not None else " "
         for item in items:
             for name, text in parameters["template_texts"].items():
                 prompt = render(text, item.task.fields)
@@ -269,6 +314,7 @@ class Benchmark(RunKind):
                         context=parameters["prompt_prefix"] + prompt,
                         answers=spec.answers,
                         options=item.task.options,
+                        continuation_prefix=prefix,
                     )
                     continue
                 if parameters["mode"] == "completion":
@@ -317,14 +363,17 @@ class Benchmark(RunKind):
         pending = getattr(self._batch, "pending", None) or []
         self._batch.run_id, self._batch.cases, self._batch.pending = None, None, None
         if pending:
-            Prediction.objects.bulk_create(pending)
+            insert_rows(Prediction, [_row(prediction) for prediction in pending])
 
     def on_result(self, run: Any, call: Any) -> Iterable[Unit]:
         case = self._case(run, call)
         if run.parameters.get("mode") == "likelihood":
             likelihood_runs.record(run, call, case)
             return ()
-        if run.parameters.get("open_ended"):  # judged by reviewers, not by the extraction rules
+        scorer = scorer_for(run.project.task_type) if run.parameters.get("open_ended") else None
+        if scorer is not None and scorer.open_ended is not None:  # scored against the item's references
+            score = scorer.open_ended(call.text or "", case)
+        elif run.parameters.get("open_ended"):  # judged by reviewers, not by the extraction rules
             score = Score(answer="", parsed=False, correct=False, rule=AWAITING_JUDGMENT)
         else:
             score = score_reply(_spec(run.project).kind, call.text or "", case=case)

@@ -25,6 +25,7 @@ from typing import Any
 
 from annotation.errors import InvalidInput
 from evaluation.benchmarks.likelihood import OptionScore, pick
+from evaluation.benchmarks.reference_scorers import scorer_for
 from evaluation.kinds import Unit
 from evaluation.models import BenchmarkCase, Call, Prediction
 
@@ -35,8 +36,8 @@ def option_key(item_id: int, letter: str) -> str:
     return f"item{item_id}:{letter}"
 
 
-def continuation_of(option: str) -> str:
-    return " " + option.strip()
+def continuation_of(option: str, prefix: str = " ") -> str:
+    return prefix + option.strip()
 
 
 def candidates(answers: Iterable[str], options: Iterable[str]) -> list[tuple[str, str]]:
@@ -45,7 +46,13 @@ def candidates(answers: Iterable[str], options: Iterable[str]) -> list[tuple[str
 
 
 def score_units(
-    *, item_id: int, template: str, context: str, answers: Iterable[str], options: Iterable[str]
+    *,
+    item_id: int,
+    template: str,
+    context: str,
+    answers: Iterable[str],
+    options: Iterable[str],
+    continuation_prefix: str = " ",
 ) -> Iterator[Unit]:
     for letter, text in candidates(answers, options):
         yield Unit(
@@ -53,7 +60,7 @@ def score_units(
             template=template,
             operation="score",
             context=context,
-            continuation=continuation_of(text),
+            continuation=continuation_of(text, continuation_prefix),
         )
 
 
@@ -127,6 +134,9 @@ def record(run: Any, call: Any, case: BenchmarkCase) -> None:
         for row in ordered
     ]
     chosen = pick(scores, normalisation)
+    # A task type with several references per item scores the item itself (reference_scorers.py).
+    scorer = scorer_for(run.project.task_type if run.project_id is not None else None)
+    outcome = scorer.likelihood(letters, scores, case, normalisation) if scorer and scorer.likelihood else None
     reply = {
         "normalisation": normalisation,
         "options": [
@@ -142,12 +152,16 @@ def record(run: Any, call: Any, case: BenchmarkCase) -> None:
         ],
     }
     answer = letters[chosen.index]
+    correct = answer == case.gold
+    if outcome is not None:
+        answer, correct = outcome.answer, outcome.correct
+        reply["metrics"] = outcome.metrics
     Prediction.objects.create(
         **common,
-        call_id=ordered[chosen.index]["pk"],  # the picked option's call
+        call_id=ordered[letters.index(answer)]["pk"] if answer in letters else ordered[chosen.index]["pk"],
         reply=json.dumps(reply, ensure_ascii=False),
         answer=answer,
         parsed=True,
-        correct=answer == case.gold,
+        correct=correct,
         rule=f"likelihood:{normalisation}",
     )

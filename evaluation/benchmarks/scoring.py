@@ -19,6 +19,13 @@ def score_reply(kind: str, reply: str, *, case: Any) -> Score:
     from evaluation.benchmarks.extraction import extract_choice, extract_label
 
     found = extract_choice(reply, list(case.options)) if kind == "choice" else extract_label(reply, list(case.answers))
+    if kind == "choice" and not found.parsed and found.rule != "ambiguous":
+        # An Arabic reply ("ب", "الإجابة الصحيحة هي ج"): the same rules over its keys in Latin form.
+        from evaluation.benchmarks.extraction import arabic_reply_as_latin
+
+        latin = arabic_reply_as_latin(reply)
+        if latin != reply:
+            found = extract_choice(latin, list(case.options))
     answer = (found.answer or "") if found.parsed else ""
     return Score(
         answer=answer,

@@ -158,6 +158,7 @@ class _DeadlineTransport(httpx2.HTTPTransport):
 
 _clients: dict[tuple, tuple[openai.OpenAI, float]] = {}
 _clients_lock = threading.Lock()
+_client_build_lock = threading.Lock()
 
 
 def _api_key(config: EndpointConfig) -> str:
@@ -181,6 +182,16 @@ def _client(config: EndpointConfig) -> openai.OpenAI:
         cached = _clients.get(cache_key)
         if cached and now - cached[1] < REVALIDATE_SECONDS:
             return cached[0]
+    # One thread builds the client while the others wait for it: a run's 32 threads starting at once
+    # each built their own (an SSL context apiece, ~1 s of CPU per worker) before the cache had one.
+    with _client_build_lock:
+        cached = _clients.get(cache_key)
+        if cached and time.monotonic() - cached[1] < REVALIDATE_SECONDS:
+            return cached[0]
+        return _client_build(config, key, cache_key, now)
+
+
+def _client_build(config: EndpointConfig, key: str, cache_key: tuple, now: float) -> openai.OpenAI:
     try:
         base_url = validate_base_url(config.base_url, is_local=config.is_local)
     except BaseUrlRefused as exc:
@@ -290,6 +301,17 @@ def _logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
     ]
 
 
+def _post(client: openai.OpenAI, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST a request body through the SDK's client (its HTTP, errors and headers) and return the raw
+    JSON reply. The raw JSON, read once, is what a call records. `client.post` with `cast_to` the HTTP
+    response is the SDK's documented way to send a body as is: the typed `create()` methods first walk
+    the body through their TypedDict transform, and that walk plus building pydantic objects for the
+    reply cost about half of a call's CPU at 500 calls/s (bench/llm_runs.py, bench/benchmark_runs.py).
+    """
+    response = client.post(path, body=body, cast_to=httpx2.Response)
+    return json.loads(response.text)
+
+
 def chat(
     *,
     endpoint: EndpointConfig,
@@ -315,11 +337,7 @@ def chat(
     if seed is not None:
         kwargs["seed"] = seed
     try:
-        client = _client(endpoint)
-        # The raw JSON, read once: it is what the call records, and building the SDK's pydantic
-        # objects for it cost a third of a call's CPU at 500 calls/s (bench/llm_runs.py).
-        response = client.chat.completions.with_raw_response.create(**kwargs)
-        raw = json.loads(response.http_response.text)
+        raw = _post(_client(endpoint), "/chat/completions", kwargs)
         latency_ms = int((time.perf_counter() - started) * 1000)
         choice = raw["choices"][0]
         usage = raw.get("usage") or {}
@@ -361,9 +379,7 @@ def complete(
     if seed is not None:
         kwargs["seed"] = seed
     try:
-        client = _client(endpoint)
-        response = client.completions.with_raw_response.create(**kwargs)
-        raw = json.loads(response.http_response.text)
+        raw = _post(_client(endpoint), "/completions", kwargs)
         latency_ms = int((time.perf_counter() - started) * 1000)
         choice = raw["choices"][0]
         usage = raw.get("usage") or {}
@@ -429,11 +445,15 @@ def _echo(endpoint: EndpointConfig, prompt: str) -> tuple[dict[str, Any], int]:
     """One completions request echoing PROMPT with its tokens' log-probabilities: (raw reply, ms)."""
     started = time.perf_counter()
     try:
-        client = _client(endpoint)
-        response = client.completions.with_raw_response.create(
-            model=endpoint.model, prompt=prompt, echo=True, logprobs=1, max_tokens=SCORE_MAX_TOKENS, temperature=0
-        )
-        raw = json.loads(response.http_response.text)
+        body = {
+            "model": endpoint.model,
+            "prompt": prompt,
+            "echo": True,
+            "logprobs": 1,
+            "max_tokens": SCORE_MAX_TOKENS,
+            "temperature": 0,
+        }
+        raw = _post(_client(endpoint), "/completions", body)
         return raw, int((time.perf_counter() - started) * 1000)
     except Exception as exc:
         error = _classify(exc, int((time.perf_counter() - started) * 1000))
@@ -469,6 +489,28 @@ def _prompt_end(tokens: list[str], prompt: str, raw: dict[str, Any]) -> int:
     return n
 
 
+def _continuation_start(
+    endpoint: EndpointConfig, context: str, tokens: list[str], covered: str, latency_ms: int
+) -> tuple[int, int]:
+    """Where the continuation's tokens start when their text does not spell it: llama-cpp-python gives
+    a token holding part of a multi-byte character (Arabic, most non-Latin scripts) the text "" (it
+    decodes each token alone, dropping the bytes), so the tokens' text loses letters. The context is
+    echoed alone, and its tokens are the ones the whole prompt shares with it (lm-evaluation-harness
+    tokenises context and continuation apart); a last context token that the whole prompt merged with
+    the continuation's start counts as the continuation's (the straddling rule above)."""
+    raw, more_ms = _echo(endpoint, context)
+    context_tokens, _ = _echoed_tokens(raw, more_ms)
+    context_tokens = context_tokens[: _prompt_end(context_tokens, context, raw)]
+    shared = 0
+    for ours, theirs in zip(tokens, context_tokens, strict=False):
+        if ours != theirs:
+            break
+        shared += 1
+    if shared < len(context_tokens) - 1 or shared >= len(tokens):
+        raise ValueError(f"the echoed tokens do not end with the continuation ({covered!r})")
+    return shared, latency_ms + more_ms
+
+
 def score_continuation(*, endpoint: EndpointConfig, context: str, continuation: str) -> LikelihoodResult:
     """log P(continuation | context): the token log-probabilities of the continuation's tokens.
 
@@ -482,8 +524,10 @@ def score_continuation(*, endpoint: EndpointConfig, context: str, continuation: 
       before it (lm-eval tokenises the two apart; a text API cannot);
     - an empty context is refused (the first token of a prompt has no log-probability), and so is an
       empty continuation (nothing to score);
-    - a continuation whose tokens cannot be found at the end of the echo (a server that normalises
-      text) is a terminal `bad_response`; a reply without log-probabilities is terminal `unsupported`.
+    - tokens whose text does not spell the continuation (llama-cpp-python and multi-byte characters)
+      are located by echoing the context alone (`_continuation_start`, one more request);
+    - a continuation whose tokens cannot be found that way either (a server that normalises text) is a
+      terminal `bad_response`; a reply without log-probabilities is terminal `unsupported`.
     """
     if not context:
         raise LLMError(
@@ -501,7 +545,7 @@ def score_continuation(*, endpoint: EndpointConfig, context: str, continuation: 
             start -= 1
             covered = tokens[start] + covered
         if not covered.endswith(continuation):
-            raise ValueError(f"the echoed tokens do not end with the continuation ({covered!r})")
+            start, latency_ms = _continuation_start(endpoint, context, tokens[:end], covered, latency_ms)
         picked = values[start:end]
         if any(not isinstance(v, (int, float)) for v in picked):
             raise ValueError("a continuation token has no log-probability")

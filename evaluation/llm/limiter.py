@@ -61,6 +61,20 @@ end
 return 0
 """
 
+# Extend a held slot's lease (a slot kept across several requests); 0 when it has expired meanwhile.
+_REFRESH = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local expiry = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not expiry or tonumber(expiry) <= now then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
+return 1
+"""
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -77,6 +91,7 @@ class RedisLimiter:
         self.redis = redis.Redis.from_url(url)
         self.script = self.redis.register_script(_ACQUIRE)
         self.release_script = self.redis.register_script(_RELEASE)
+        self.refresh_script = self.redis.register_script(_REFRESH)
 
     def _keys(self, limits: Limits) -> list[str]:
         return [f"{PREFIX}:{limits.key}:slots", f"{PREFIX}:{limits.key}:starts"]
@@ -95,6 +110,11 @@ class RedisLimiter:
 
     def release(self, limits: Limits, token: str) -> None:
         self.release_script(keys=[*self._keys(limits), self._wake(limits)], args=[token, limits.max_concurrency])
+
+    def refresh(self, limits: Limits, token: str) -> bool:
+        """Extend the slot's lease; False when it had expired (the slot may be someone else's now)."""
+        args = [token, int(limits.lease_seconds * 1000)]
+        return bool(self.refresh_script(keys=self._keys(limits)[:1], args=args))
 
     def _wake(self, limits: Limits) -> str:
         return f"{PREFIX}:{limits.key}:wake"
@@ -143,6 +163,10 @@ class LocalLimiter:
             self.active.get(limits.key, set()).discard(token)
             self.freed.notify()
 
+    def refresh(self, limits: Limits, token: str) -> bool:
+        with self.lock:
+            return token in self.active.get(limits.key, ())
+
     def wait(self, limits: Limits, seconds: float) -> None:
         with self.freed:
             self.freed.wait(seconds)
@@ -176,25 +200,72 @@ def get_limiter() -> RedisLimiter | LocalLimiter:
         return _limiter
 
 
-@contextmanager
-def slot(
+def acquire(
     limits: Limits, *, limiter: RedisLimiter | LocalLimiter | None = None, give_up_after: float | None = None
-) -> Iterator[None]:
-    """Hold one request slot of the endpoint while the body runs."""
+) -> str:
+    """Take one request slot of the endpoint (waiting for it); its token, for release()."""
     limiter = limiter or get_limiter()
     token = uuid.uuid4().hex
     deadline = None if give_up_after is None else time.monotonic() + give_up_after
     while True:
         wait = limiter.try_acquire(limits, token)
         if wait == 0:
-            break
+            return token
         if deadline is not None and time.monotonic() + wait > deadline:
             raise TimeoutError(f"no request slot of endpoint {limits.key} within {give_up_after} s")
         if wait < POLL_SECONDS[1] * 2:
             limiter.wait(limits, WAKE_SECONDS)  # slots full: until one is released (or a safety poll)
         else:
             time.sleep(wait)  # the minute's budget is spent: Redis said how long
+
+
+@contextmanager
+def slot(
+    limits: Limits, *, limiter: RedisLimiter | LocalLimiter | None = None, give_up_after: float | None = None
+) -> Iterator[None]:
+    """Hold one request slot of the endpoint while the body runs."""
+    limiter = limiter or get_limiter()
+    token = acquire(limits, limiter=limiter, give_up_after=give_up_after)
     try:
         yield
     finally:
         limiter.release(limits, token)
+
+
+class KeptSlot:
+    """The request slot one thread keeps between back-to-back requests to the same endpoint.
+
+    Releasing after every request and queueing for a slot again costs two Redis round trips and a
+    wake-up per request, and leaves the slot unused meanwhile; a thread with its next request ready
+    keeps its slot instead (its lease extended now and then), and gives it back with drop() when it
+    has nothing to send. Not under a per-minute budget: there every request must count as a start."""
+
+    def __init__(self, limiter: RedisLimiter | LocalLimiter | None = None) -> None:
+        self.limiter = limiter
+        self.limits: Limits | None = None
+        self.token: str | None = None
+        self.refreshed = 0.0
+
+    def take(self, limits: Limits, *, give_up_after: float | None = None) -> None:
+        """Hold a slot of `limits`' endpoint: the one kept if it is still ours, else a new one."""
+        limiter = self.limiter = self.limiter or get_limiter()
+        if self.token is not None and self.limits == limits and not limits.requests_per_minute:
+            if time.monotonic() - self.refreshed < limits.lease_seconds / 3:
+                return
+            if limiter.refresh(limits, self.token):
+                self.refreshed = time.monotonic()
+                return
+            self.token = None  # expired meanwhile: queue for a new one
+        self.drop()
+        self.token = acquire(limits, limiter=limiter, give_up_after=give_up_after)
+        self.limits, self.refreshed = limits, time.monotonic()
+
+    def done(self) -> None:
+        """A request finished: under a per-minute budget the slot goes back at once."""
+        if self.limits is not None and self.limits.requests_per_minute:
+            self.drop()
+
+    def drop(self) -> None:
+        if self.token is not None and self.limits is not None and self.limiter is not None:
+            self.limiter.release(self.limits, self.token)
+        self.token = None

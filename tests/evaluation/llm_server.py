@@ -32,7 +32,8 @@ prompt + " ." and with `logprobs` each echoed token gets a log-probability, Open
 one null, the generated one -0.5). Scripted in the config:
     {"likelihood": {" Bandung": -0.5, " Jawa Barat": [-0.1, -2.0]},  # the longest one the prompt ends
      "default_logprob": -1.0,                                       # with: its tokens get these values
-     "completion_logprobs": false}                                  # reply without logprobs at all
+     "completion_logprobs": false,                                  # reply without logprobs at all
+     "lossy_token_text": true}   # tokens' text without non-ASCII letters, as llama-cpp-python's split bytes
 A number applies to every token of that text, a list gives one value per token. Faults and "default"
 behaviours apply as for chat (e.g. {"default": {"status": 400}} for a server without echo).
 """
@@ -334,6 +335,8 @@ class Handler(BaseHTTPRequestHandler):
             for token in listed:
                 offsets.append(at)
                 at += len(token)
+            if config.get("lossy_token_text"):
+                listed = ["".join(ch for ch in token if ch.isascii()) for token in listed]
             choice["logprobs"] = {
                 "tokens": listed,
                 "token_logprobs": listed_values,
