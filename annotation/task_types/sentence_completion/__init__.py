@@ -1,0 +1,1 @@
+"""Sentence completion with country-aware two-stage QC (ArabCulture, Sadallah et al., ACL 2025)."""

@@ -1,0 +1,255 @@
+from typing import Any
+
+from annotation.task_types.base import (
+    BenchmarkItem,
+    BenchmarkSpec,
+    ExportRecord,
+    FieldChange,
+    GoldCase,
+    GoldOutcome,
+    JudgeItem,
+    JudgingRule,
+    JudgmentInput,
+    PayloadCheck,
+    TaskType,
+    register,
+)
+from annotation.task_types.sentence_completion import catalog as completion_catalog
+from annotation.task_types.sentence_completion import export as completion_export
+from annotation.task_types.sentence_completion import gold as completion_gold
+from annotation.task_types.sentence_completion import judging as completion_judging
+from annotation.task_types.sentence_completion import payload as completion_payload
+from annotation.task_types.sentence_completion import report as completion_report
+from annotation.task_types.sentence_completion.forms import CompletionAuthorForm
+from annotation.task_types.sentence_completion.payload import LETTERS
+from annotation.task_types.sentence_completion.places import COUNTRIES, country_name
+from annotation.task_types.sentence_completion.settings import SETTINGS
+
+# Stage 1 (national review) checks language and guideline compliance (Sadallah et al. 2025, Section 3).
+COMPLETION_ERROR_TYPES = [
+    ("language", "Language error", "Spelling, grammar or not Modern Standard Arabic."),
+    ("not_plausible", "A completion is not plausible", "All three must be grammatical and logical."),
+    ("several_right", "More than one culturally right", "Only one completion may be culturally right."),
+    ("none_right", "No completion is culturally right", "The marked one is not right in this country."),
+    ("not_cultural", "Not cultural commonsense", "Needs no cultural knowledge, or is a fact, not commonsense."),
+    ("wrong_topic", "Wrong topic or subtopic", "The item does not fit its topic."),
+    ("wrong_relevance", "Relevance flags wrong", "Country-specific versus shared is marked wrongly."),
+]
+
+_YES_NO = {True: "yes", False: "no"}
+
+
+@register
+class CompletionTaskType(TaskType):
+    name = "sentence_completion"
+    report_section = "completion"  # the `report --json` object's key (the issue's name)
+    label = "Sentence completion (premise + 3 completions, country QC)"
+    author_template = "annotation/task_types/sentence_completion/author_form.html"
+    display_template = "annotation/task_types/sentence_completion/item_display.html"
+    answer_template = "annotation/task_types/sentence_completion/answer_form.html"
+    project_panels_template = "annotation/task_types/sentence_completion/project_panels.html"
+    default_error_types = COMPLETION_ERROR_TYPES
+    settings_spec = SETTINGS
+    authors_per_unit_default = 1
+    # The author picks topic and subtopic from the project's list (the issue); the plan's unit is preset.
+    unit_pick_keys = ("topic", "subtopic")
+    plan_slot_key = "slot"  # catalog.SLOT
+
+    def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
+        return completion_catalog.unit_clean(data)
+
+    def unit_pickable(self, data: dict[str, Any]) -> bool:
+        return not completion_catalog.is_slot(data)
+
+    # --- payload -----------------------------------------------------------------------------------
+    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
+        return completion_payload.normalize(data)
+
+    def check_payload(self, payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
+        return completion_payload.check(payload)
+
+    def check_unit(
+        self,
+        payloads: list[dict[str, Any]],
+        *,
+        concept: str | None,
+        unit_data: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> PayloadCheck:
+        return completion_payload.check(payloads[0], script=settings.get("script", "arabic"))
+
+    def form_class(self) -> type:
+        return CompletionAuthorForm
+
+    def form_initial(self, payload: dict[str, Any]) -> dict[str, Any]:
+        initial: dict[str, Any] = {
+            "premise": payload.get("premise", ""),
+            "answer": payload.get("answer", ""),
+            "country": payload.get("country", ""),
+        }
+        if payload.get("topic") or payload.get("subtopic"):
+            initial["topic"], initial["subtopic"] = payload.get("topic", ""), payload.get("subtopic", "")
+        for letter, text in zip(LETTERS, payload.get("completions", []), strict=False):
+            initial[f"completion_{letter.lower()}"] = text
+        for field in ("relevant_to_this_country", "relevant_to_other_countries"):
+            initial[field] = _YES_NO.get(payload.get(field), "")
+        return initial
+
+    def author_form_defaults(self, *, profile: Any) -> dict[str, Any]:
+        # The country the annotator was screened for (their profile's), when it is one of ArabCulture's.
+        country = country_name(getattr(profile, "country", "") or "")
+        return {"country": country} if country else {}
+
+    def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        return self.normalize_payload(
+            {
+                "premise": cleaned_data.get("premise", ""),
+                "completions": [cleaned_data.get(f"completion_{letter.lower()}", "") for letter in LETTERS],
+                "answer": cleaned_data.get("answer", ""),
+                "country": cleaned_data.get("country", ""),
+                "topic": cleaned_data.get("topic", ""),
+                "subtopic": cleaned_data.get("subtopic", ""),
+                "relevant_to_this_country": cleaned_data.get("relevant_to_this_country") or None,
+                "relevant_to_other_countries": cleaned_data.get("relevant_to_other_countries") or None,
+            }
+        )
+
+    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
+        return completion_payload.diff(old, new)
+
+    def summary(self, payload: dict[str, Any]) -> str:
+        return payload.get("premise", "")
+
+    # --- QC scope: review and judging inside the author's country ----------------------------------
+    countries = COUNTRIES
+
+    def member_scope(self, settings: dict[str, Any]) -> str:
+        return "country" if settings.get("same_country", True) else ""
+
+    # --- judging: stage 2, one peer of the author's country answers it as an MCQ -------------------
+    judgment_keys = {
+        **{str(i + 1): letter for i, letter in enumerate(LETTERS)},
+        **{letter.lower(): letter for letter in LETTERS},
+    }
+
+    def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
+        return JudgingRule(
+            kind="answer",
+            per_round=(1,),
+            share=1.0,
+            activity="Peer verification",
+            judges="peers",
+            verb="answer",
+            verb_past="answered",
+            saved="Answer saved. Here is the next item.",
+        )
+
+    def judge_view(self, payload: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        return completion_judging.judge_view(payload, item_id=0)
+
+    def judge_item_for_judge(
+        self,
+        *,
+        judge_id: int,
+        seed: int,
+        item_id: int,
+        category: str,
+        payload: dict[str, Any],
+        unit_data: dict[str, Any],
+        is_own: bool,
+    ) -> JudgeItem:
+        # Never the author's answer: the premise and the completions in the item's shuffled order.
+        return JudgeItem(
+            item_id=item_id,
+            category=category,
+            view=completion_judging.judge_view(payload, item_id=item_id, seed=seed),
+            is_own=is_own,
+        )
+
+    def judge_item(
+        self, *, item_id: int, category: str, payload: dict[str, Any], unit_data: dict[str, Any], is_own: bool
+    ) -> JudgeItem:
+        return self.judge_item_for_judge(
+            judge_id=0, seed=0, item_id=item_id, category=category, payload=payload, unit_data=unit_data, is_own=is_own
+        )
+
+    def complete_judgment(
+        self,
+        judgment: JudgmentInput,
+        *,
+        judge_id: int,
+        judge_group: str,
+        seed: int,
+        item_id: int,
+        payload: dict[str, Any],
+    ) -> JudgmentInput:
+        return completion_judging.complete_judgment(judgment, item_id=item_id, seed=seed)
+
+    def own_judgment(self, judgment: JudgmentInput | None) -> JudgmentInput | None:
+        return completion_judging.own_judgment(judgment)
+
+    def answer_form_class(self) -> type:
+        return completion_judging.PeerAnswerForm
+
+    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
+        return completion_judging.normalize_judgment(data)
+
+    # --- gold --------------------------------------------------------------------------------------
+    gold_policy = completion_gold.POLICY
+
+    def gold_decide(self, case: GoldCase) -> GoldOutcome:
+        return completion_gold.gold_decide(case)
+
+    def gold_memo_key(self, case: GoldCase) -> Any:
+        return completion_gold.gold_memo_key(case)
+
+    # --- agreement ---------------------------------------------------------------------------------
+    agreement_level = "nominal"
+    agreement_key = "answer"
+    agreement_domain = LETTERS
+
+    def agreement_value(self, value: dict[str, Any]) -> Any:
+        return value.get("answer") or None
+
+    # --- reports -----------------------------------------------------------------------------------
+    report_template = "annotation/task_types/sentence_completion/report.html"
+    report_reads_unapproved = True  # "rejected at stage 1" needs the items QC turned down
+
+    def report_sections(self, rows: Any) -> dict[str, Any]:
+        return completion_report.report_sections(rows)
+
+    # --- export ------------------------------------------------------------------------------------
+    export_fields = completion_export.FIELDS
+    datacard_task_categories = ("multiple-choice", "text-generation")
+
+    def export_row(self, record: Any) -> dict[str, Any]:
+        return completion_export.export_row(record)
+
+    def export_split(self, record: Any) -> str:
+        return completion_export.SPLIT
+
+    def parquet_schema(self) -> Any:
+        return completion_export.parquet_schema()
+
+    def export_stats(self) -> completion_export.CompletionExportStats:
+        return completion_export.CompletionExportStats()
+
+    def datacard_text(self, stats: Any) -> str:
+        return completion_export.datacard_text(stats)
+
+    # --- benchmark ---------------------------------------------------------------------------------
+    def benchmark(self) -> BenchmarkSpec:
+        from annotation.task_types.sentence_completion.benchmark import SPEC
+
+        return SPEC
+
+    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
+        from annotation.task_types.sentence_completion.benchmark import benchmark_item
+
+        return benchmark_item(record, gold_key=gold_key)
+
+    # --- contract test -----------------------------------------------------------------------------
+    def contract_examples(self) -> Any:
+        from annotation.task_types.sentence_completion.examples import contract_examples
+
+        return contract_examples()
