@@ -1,0 +1,160 @@
+"""The preference task type (IndoPref, Wiyono et al. 2025): a prompt in a category (optional input text),
+responses from several models, ratings by two rater groups, preference pairs and judge runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.task_types.base import (
+    ContractExamples,
+    FieldChange,
+    GoldCase,
+    GoldOutcome,
+    JudgingRule,
+    JudgmentInput,
+    PayloadCheck,
+    TaskType,
+    register,
+)
+from annotation.task_types.preference import examples as preference_examples
+from annotation.task_types.preference import export as preference_export
+from annotation.task_types.preference import judging, payload
+from annotation.task_types.preference import reports as preference_reports
+from annotation.task_types.preference.forms import PromptAuthorForm, RatingForm
+from annotation.task_types.preference.settings import SETTINGS
+
+PREFERENCE_ERROR_TYPES = [
+    ("unclear_prompt", "Unclear prompt", "The request can't be understood or answered as written."),
+    ("wrong_category", "Wrong category", "The prompt does not belong to its category."),
+    ("missing_input", "Missing input", "The prompt refers to a text (article, code) that is not given."),
+    ("not_native", "Not natural Indonesian", "Translated or unnatural wording; prompts are written natively."),
+]
+
+
+@register
+class PreferenceTaskType(TaskType):
+    name = "preference"
+    label = "Preference (prompts, model responses, rubric ratings by two groups)"
+    author_template = "annotation/task_types/preference/author_form.html"
+    display_template = "annotation/task_types/preference/item_display.html"
+    answer_template = "annotation/task_types/preference/rating_form.html"
+    answer_page_template = "annotation/task_types/preference/rating_page.html"
+    project_panels_template = "annotation/task_types/preference/project_panels.html"
+    default_error_types = PREFERENCE_ERROR_TYPES
+    settings_spec = SETTINGS
+    authors_per_unit_default = 1
+    judgment_keys: dict[str, str] = {}  # the rating page has its own keys (static/js/task_types/preference/)
+    gold_policy = judging.POLICY
+    agreement_level = "ordinal"
+
+    # --- payload -----------------------------------------------------------------------------------
+    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
+        return payload.normalize(data)
+
+    def check_payload(self, payload_: dict[str, Any], *, concept: str | None) -> PayloadCheck:
+        return payload.check(payload_)
+
+    def form_class(self) -> type:
+        return PromptAuthorForm
+
+    def form_initial(self, payload_: dict[str, Any]) -> dict[str, Any]:
+        return {"prompt": payload_.get("prompt", ""), "input": payload_.get("input", "")}
+
+    def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        return payload.normalize({"prompt": cleaned_data.get("prompt", ""), "input": cleaned_data.get("input", "")})
+
+    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
+        return payload.diff(old, new)
+
+    def summary(self, payload_: dict[str, Any]) -> str:
+        return payload.summary(payload_)
+
+    # --- judging -----------------------------------------------------------------------------------
+    def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
+        per_group = settings.get("raters_per_group", 1)
+        return JudgingRule(
+            kind=judging.KIND,
+            per_round=(per_group * len(judging.GROUPS),),
+            groups=judging.GROUPS,
+            activity="Rating",
+            judges="raters",
+            verb="rate",
+            verb_past="rated",
+        )
+
+    def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Without a rater: the responses in id order, numbered, no model (the API's generic shape)."""
+        return judging.judge_item(judge_id=0, seed=0, item_id=0, category="", payload=payload_, is_own=False).view
+
+    def judge_item_for_judge(
+        self,
+        *,
+        judge_id: int,
+        seed: int,
+        item_id: int,
+        category: str,
+        payload: dict[str, Any],
+        unit_data: dict[str, Any],
+        is_own: bool,
+    ) -> Any:
+        return judging.judge_item(
+            judge_id=judge_id, seed=seed, item_id=item_id, category=category, payload=payload, is_own=is_own
+        )
+
+    def answer_form_class(self) -> type:
+        return RatingForm
+
+    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
+        return judging.normalize_judgment(data)
+
+    def complete_judgment(
+        self,
+        judgment: JudgmentInput,
+        *,
+        judge_id: int,
+        judge_group: str,
+        seed: int,
+        item_id: int,
+        payload: dict[str, Any],
+    ) -> JudgmentInput:
+        return judging.complete_judgment(
+            judgment, judge_id=judge_id, judge_group=judge_group, seed=seed, item_id=item_id, payload=payload
+        )
+
+    # --- gold and agreement ------------------------------------------------------------------------
+    def gold_decide(self, case: GoldCase) -> GoldOutcome:
+        return judging.gold_decide(case)
+
+    def gold_memo_key(self, case: GoldCase) -> tuple:
+        return judging.gold_memo_key(case)
+
+    def agreement_value(self, value: dict[str, Any]) -> Any:
+        """The best pick (a response id): the nominal figure the core can compute; the report has the rest."""
+        return (value or {}).get("best")
+
+    # --- reports and export ------------------------------------------------------------------------
+    report_template = "annotation/task_types/preference/report.html"
+    export_fields = preference_export.EXPORT_FIELDS
+    datacard_task_categories = ("text-generation", "text-classification")
+
+    def report_sections(self, rows: Any) -> dict[str, Any]:
+        return preference_reports.report_sections(rows)
+
+    def export_row(self, record: Any) -> dict[str, Any]:
+        return preference_export.export_row(record)
+
+    def export_split(self, record: Any) -> str:
+        return preference_export.export_split(record)
+
+    def parquet_schema(self) -> Any:
+        return preference_export.parquet_schema()
+
+    def datacard_text(self, stats: Any) -> str:
+        return preference_export.datacard_text(stats)
+
+    # --- contract ----------------------------------------------------------------------------------
+    # demo(): demo.py holds a ready demo project (the ten categories), not wired yet: load_demo's test
+    # counts every demo's rows exactly.
+
+    def contract_examples(self) -> ContractExamples:
+        return preference_examples.contract_examples()

@@ -1,0 +1,171 @@
+"""preference pages of the model side: rater groups (admins), pair downloads (admins and reviewers)."""
+
+from __future__ import annotations
+
+import io
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from annotation.errors import DomainError, InvalidInput
+from annotation.models import Membership
+from annotation.selectors import membership_for
+from annotation.services.members import member_set_group
+from annotation.task_types.preference.export import PAIR_SHAPES
+from annotation.task_types.preference.judging import GROUPS
+from annotation.views.common import ADMIN_ONLY, REVIEW_ROLES, project_context, show_domain_error
+from evaluation.models import Endpoint, Run
+from evaluation.services.runs import run_create
+from evaluation.task_types.preference.exports import FORMATS, data_card, pair_rows, project_pairs, write_rows
+from evaluation.task_types.preference.judge_report import judge_report
+from evaluation.task_types.preference.kinds import JUDGE, RESPONSES
+from evaluation.task_types.preference.services import prompt_slots_add, responses_import
+
+TASK_TYPE = "preference"
+
+
+def _membership(request: HttpRequest, slug: str, roles: tuple[str, ...]) -> Membership:
+    membership = membership_for(user=request.user, slug=slug, roles=roles)
+    if membership.project.task_type != TASK_TYPE:
+        raise Http404("Not a preference project.")
+    return membership
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def raters_page(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = _membership(request, slug, ADMIN_ONLY)
+    project = membership.project
+    annotators = Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR).select_related("user")
+    status = 200
+    if request.method == "POST":
+        target = annotators.filter(pk=request.POST.get("membership") or 0).first()
+        if target is None:
+            raise Http404("No such annotator.")
+        try:
+            member_set_group(membership=target, group=request.POST.get("group", ""))
+        except DomainError as exc:
+            status = show_domain_error(request, exc)
+        else:
+            messages.success(request, "Group saved.")
+            return redirect("preference_raters", slug=slug)
+    context = project_context(membership, raters=annotators.order_by("code", "user__username"), groups=GROUPS)
+    return render(request, "evaluation/task_types/preference/raters.html", context, status=status)
+
+
+@login_required
+@require_POST
+def prompt_slots_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Admins: add the paper's ten categories with N prompt slots each (catalog import, idempotent)."""
+    membership = _membership(request, slug, ADMIN_ONLY)
+    raw = request.POST.get("slots", "").strip()
+    try:
+        summary = prompt_slots_add(project=membership.project, slots_per_category=int(raw) if raw.isdigit() else raw)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("project_detail", slug=slug)
+    messages.success(
+        request,
+        f"{summary.categories_created} categories and {summary.concepts_created} prompt slots added.",
+    )
+    return redirect("project_detail", slug=slug)
+
+
+@login_required
+@require_GET
+def pairs_download(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = _membership(request, slug, REVIEW_ROLES)
+    """?shape=indopref|chosen_rejected&format=jsonl|csv|parquet|card (card: the data card, README.md)."""
+    shape = request.GET.get("shape", "indopref")
+    fmt = request.GET.get("format", "jsonl")
+    if shape not in PAIR_SHAPES or fmt not in (*FORMATS, "card"):
+        raise Http404("Unknown shape or format.")
+    project = membership.project
+    if fmt == "card":
+        name, count = f"{slug}-pairs-{shape}.jsonl", len(project_pairs(project))
+        card = data_card(project=project, shape=shape, fmt="jsonl", file_name=name, count=count)
+        response = HttpResponse(card, content_type="text/markdown; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{slug}-pairs-{shape}-README.md"'
+        return response
+    if fmt == "parquet":
+        binary = io.BytesIO()
+        write_rows(pair_rows(project=project, shape=shape), shape=shape, fmt=fmt, out=binary)
+        response = HttpResponse(binary.getvalue(), content_type="application/vnd.apache.parquet")
+    else:
+        buffer = io.StringIO()
+        write_rows(pair_rows(project=project, shape=shape), shape=shape, fmt=fmt, out=buffer)
+        content_type = "application/x-ndjson" if fmt == "jsonl" else "text/csv"
+        response = HttpResponse(buffer.getvalue(), content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-pairs-{shape}.{fmt}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def runs_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Start a response run (one response per prompt and endpoint) or a judge run; list the judge runs."""
+    membership = _membership(request, slug, ADMIN_ONLY)
+    project = membership.project
+    status = 200
+    problems: list[str] = []
+    if request.method == "POST" and request.POST.get("action") == "import_responses":
+        upload = request.FILES.get("file")
+        try:
+            if upload is None:
+                raise InvalidInput("Choose a file of responses.", field_errors={"file": ["Required."]})
+            summary = responses_import(project=project, data=upload.read())
+        except DomainError as exc:
+            status = show_domain_error(request, exc)
+            problems = exc.field_errors.get("file", [])
+        else:
+            messages.success(
+                request,
+                f"{summary['added']} response(s) added to {summary['prompts']} prompt(s); "
+                f"{summary['skipped']} already there.",
+            )
+            return redirect("preference_runs", slug=slug)
+    elif request.method == "POST":
+        kind = RESPONSES if request.POST.get("action") == "responses" else JUDGE
+        endpoints = list(Endpoint.objects.filter(pk__in=[p for p in request.POST.getlist("endpoints") if p.isdigit()]))
+        parameters = {
+            "max_tokens": request.POST.get("max_tokens", ""),
+            "temperature": request.POST.get("temperature", ""),
+        }
+        if kind == RESPONSES:
+            parameters["system"] = request.POST.get("system", "")
+        else:
+            parameters["languages"] = request.POST.getlist("languages")
+        try:
+            run = run_create(kind=kind, endpoints=endpoints, project=project, user=request.user, parameters=parameters)
+        except DomainError as exc:
+            status = show_domain_error(request, exc)
+        else:
+            return redirect("llm_run_page", slug=slug, run_id=run.pk)
+    context = project_context(
+        membership,
+        endpoints=Endpoint.objects.order_by("name"),
+        runs=Run.objects.filter(project=project, kind__in=(RESPONSES, JUDGE)).order_by("-pk")[:50],
+        judge_kind=JUDGE,
+        import_problems=problems,
+    )
+    return render(request, "evaluation/task_types/preference/runs.html", context, status=status)
+
+
+@login_required
+@require_GET
+def judge_report_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    membership = _membership(request, slug, REVIEW_ROLES)
+    run = Run.objects.filter(project=membership.project, kind=JUDGE, pk=run_id).first()
+    if run is None:
+        raise Http404("No such judge run.")
+    report = judge_report(run)
+    if request.GET.get("format") == "json":
+        return JsonResponse(report)
+    return render(
+        request,
+        "evaluation/task_types/preference/judge_report.html",
+        project_context(membership, run=run, report=report),
+    )
