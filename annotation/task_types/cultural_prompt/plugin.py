@@ -1,0 +1,237 @@
+"""The cultural_prompt task type (KALAHI, Montalan et al. 2024): a situated prompt (user, context, personal
+situation, instruction) with 3-5 relevant and 3-5 irrelevant responses and one best; validators who did
+not write it pick the best among best + irrelevant (MC1), shuffled for each of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from annotation.task_types.base import (
+    BenchmarkItem,
+    BenchmarkSpec,
+    ContractExamples,
+    DemoProject,
+    ExportRecord,
+    FieldChange,
+    GoldCase,
+    GoldOutcome,
+    JudgingRule,
+    JudgmentInput,
+    PayloadCheck,
+    TaskType,
+    UnitItem,
+    register,
+)
+from annotation.task_types.cultural_prompt import benchmark as cp_benchmark
+from annotation.task_types.cultural_prompt import demo as cp_demo
+from annotation.task_types.cultural_prompt import examples as cp_examples
+from annotation.task_types.cultural_prompt import export as cp_export
+from annotation.task_types.cultural_prompt import judging, payload
+from annotation.task_types.cultural_prompt import reports as cp_reports
+from annotation.task_types.cultural_prompt.forms import CulturalPromptForm, Mc1Form, form_initial, payload_data
+from annotation.task_types.cultural_prompt.settings import SETTINGS
+
+# The focus groups' improvements (the paper's section 3.1) as QC error types, with relevance itself.
+ERROR_TYPES = [
+    ("reword_culture", "Reword for the culture", "Reword the prompt to be understandable and appropriate to natives."),
+    ("split_merge", "Split or merge", "Combine prompts, or split one into more specific situations and intentions."),
+    ("rephrase_response", "Rephrase a response", "Rephrase relevant or irrelevant responses."),
+    ("add_variant", "Add a situation variant", "Add a personal-situation variant that changes which response is best."),
+    (
+        "relevance",
+        "Wrong relevance",
+        "A response marked relevant is not helpful and harmless in the culture, or the reverse.",
+    ),
+    ("language", "Language", "Spelling, grammar or an unnatural construction."),
+]
+
+
+@register
+class CulturalPromptTaskType(TaskType):
+    name = "cultural_prompt"
+    label = "Cultural prompts (KALAHI: situated prompt, relevant/irrelevant responses, MC1 validation)"
+    author_template = "annotation/task_types/cultural_prompt/author_form.html"
+    display_template = "annotation/task_types/cultural_prompt/item_display.html"
+    answer_template = "annotation/task_types/cultural_prompt/validation_form.html"
+    default_error_types = ERROR_TYPES
+    settings_spec = SETTINGS
+    authors_per_unit_default = 1
+    judgment_keys = dict(judging.KEYS)
+    gold_policy = judging.POLICY
+    agreement_level = "nominal"
+
+    # --- settings ----------------------------------------------------------------------------------
+    def review_required(self, settings: dict[str, Any]) -> bool:
+        return bool(settings.get("qc_review", True))
+
+    # --- payload -----------------------------------------------------------------------------------
+    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
+        return payload.normalize(data)
+
+    def check_payload(self, payload_: dict[str, Any], *, concept: str | None) -> PayloadCheck:
+        return payload.check(payload_, unit=concept)
+
+    def form_class(self) -> type:
+        return CulturalPromptForm
+
+    # A variant is written by choosing its base prompt among the unit's (same category and topic).
+    author_sees_unit_items = True
+
+    def author_form_kwargs(self, unit_items: list[UnitItem]) -> dict[str, Any]:
+        return {"base_prompts": payload.base_prompts(unit_items)}
+
+    def author_assignment_kwargs(self, assignment: Any) -> dict[str, Any]:
+        # A variant request (variants.py): the base prompt is preselected, its shared parts filled in.
+        from annotation.task_types.cultural_prompt.variants import base_id, requested_base
+
+        base = requested_base(assignment)
+        if base is None:
+            return {}
+        parts = (base.current_version.payload or {}) if base.current_version_id else {}
+        return {
+            "variant_of": {
+                "id": base_id(base),
+                "parts": {p: parts.get(p, "") for p in ("user", "context", "instruction")},
+            }
+        }
+
+    def unit_reference_errors(
+        self,
+        payloads: list[dict[str, Any]],
+        *,
+        unit_items: list[UnitItem],
+        current: list[dict[str, Any]],
+        assignment: Any,
+    ) -> dict[str, list[str]]:
+        from annotation.task_types.cultural_prompt.variants import base_id, requested_base
+
+        base = requested_base(assignment)
+        return payload.reference_errors(
+            payloads[0],
+            unit_items=unit_items,
+            kept={p.get("prompt_id") for p in current if p.get("prompt_id")},
+            requested=base_id(base) if base is not None else "",
+        )
+
+    def item_reviewed(self, *, item: Any, review: Any, error_codes: list[str]) -> None:
+        from annotation.task_types.cultural_prompt.variants import on_review
+
+        on_review(item=item, review=review, error_codes=error_codes)
+
+    def form_initial(self, payload_: dict[str, Any]) -> dict[str, Any]:
+        return form_initial(payload_)
+
+    def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        return self.normalize_payload(payload_data(cleaned_data))
+
+    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
+        return payload.diff(old, new)
+
+    def summary(self, payload_: dict[str, Any]) -> str:
+        return payload.summary(payload_)
+
+    # --- judging (MC1 by validators who did not write the prompt) ------------------------------------
+    def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
+        return JudgingRule(
+            kind="validate",
+            per_round=(settings["validators_per_item"],),
+            share=settings["validation_percent"] / 100,
+            activity="Validation",
+            judges="validators",
+            verb="validate",
+            verb_past="validated",
+            saved="Pick saved. Here is the next prompt.",
+        )
+
+    def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        return judging.judge_view(payload_, seed=0)
+
+    def judge_item_for_judge(
+        self,
+        *,
+        judge_id: int,
+        seed: int,
+        item_id: int,
+        category: str,
+        payload: dict[str, Any],
+        unit_data: dict[str, Any],
+        is_own: bool,
+    ) -> judging.Mc1Question:
+        view = judging.judge_view(payload, seed=judging.shuffle_seed(seed, item_id, judge_id))
+        return judging.Mc1Question(item_id=item_id, category=category, view=view, is_own=is_own)
+
+    def complete_judgment(
+        self,
+        judgment: JudgmentInput,
+        *,
+        judge_id: int,
+        judge_group: str,
+        seed: int,
+        item_id: int,
+        payload: dict[str, Any],
+    ) -> JudgmentInput:
+        return judging.complete_judgment(
+            judgment, judge_id=judge_id, project_seed=seed, item_id=item_id, payload=payload
+        )
+
+    def own_judgment(self, judgment: JudgmentInput | None) -> JudgmentInput | None:
+        # The validator's own pick as the position they clicked: the option's name would say whether it
+        # was the best (and let them change it knowing that).
+        if judgment is None:
+            return None
+        return JudgmentInput(
+            value={"position": (judgment.value or {}).get("position")}, flags={}, comment=judgment.comment
+        )
+
+    def answer_form_class(self) -> type:
+        return Mc1Form
+
+    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
+        return judging.normalize_judgment(data)
+
+    # --- gold and agreement ------------------------------------------------------------------------
+    def gold_decide(self, case: GoldCase) -> GoldOutcome:
+        return judging.gold_decide(case)
+
+    def gold_memo_key(self, case: GoldCase) -> tuple:
+        return judging.gold_memo_key(case)
+
+    def agreement_value(self, value: dict[str, Any]) -> Any:
+        return (value or {}).get("choice") or None
+
+    # --- reports and export ------------------------------------------------------------------------
+    report_template = "annotation/task_types/cultural_prompt/report.html"
+    export_fields = cp_export.EXPORT_FIELDS
+    datacard_task_categories = ("multiple-choice", "text-generation")
+
+    def report_sections(self, rows: Any) -> dict[str, Any]:
+        return cp_reports.report_sections(rows)
+
+    def export_row(self, record: Any) -> dict[str, Any]:
+        return cp_export.export_row(record)
+
+    def export_split(self, record: Any) -> str:
+        return cp_export.export_split(record)
+
+    def parquet_schema(self) -> Any:
+        return cp_export.parquet_schema()
+
+    def datacard_text(self, stats: Any) -> str:
+        return cp_export.datacard_text(stats)
+
+    def export_stats(self) -> Any:
+        return cp_export.Stats()
+
+    # --- benchmark ---------------------------------------------------------------------------------
+    def benchmark(self) -> BenchmarkSpec:
+        return cp_benchmark.SPEC
+
+    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
+        return cp_benchmark.benchmark_item(record, gold_key=gold_key)
+
+    # --- demo and contract -------------------------------------------------------------------------
+    def demo(self) -> DemoProject:
+        return cp_demo.demo_project()
+
+    def contract_examples(self) -> ContractExamples:
+        return cp_examples.contract_examples()
