@@ -46,8 +46,8 @@ def test_an_unknown_format_is_refused_with_the_known_ones():
         items_import(path_or_bytes=messy_bytes(), project_slug="x", format="squad", language="id")
 
     assert (
-        refused.value.message
-        == "Unknown import format “squad”; known formats: arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
+        refused.value.message == "Unknown import format “squad”; known formats: "
+        "arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
     )
     assert db_state() == before
 
@@ -162,8 +162,8 @@ def test_import_items_command_refuses_an_unknown_format(tmp_path):
         call_command("import_items", str(path), "--project", "x", "--format", "csv")
 
     assert (
-        str(refused.value)
-        == "Unknown format “csv”; known formats: arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
+        str(refused.value) == "Unknown format “csv”; known formats: "
+        "arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
     )
 
 
