@@ -43,7 +43,7 @@ from django.utils import timezone
 from evaluation.bulk_insert import insert_rows
 from evaluation.kinds import RunKind, Unit, get_kind
 from evaluation.llm import client as llm
-from evaluation.llm.limiter import KeptSlot, Limits, slot
+from evaluation.llm.limiter import KeptSlot, Limits
 from evaluation.models import Call, Endpoint, Run
 from evaluation.results import Tally, _setting, results_write, retry_delay  # noqa: F401  (retry_delay: API)
 from qc.runs import RunLost, run_beat_or_stop, run_fail, run_finish, run_heartbeat, run_lock_held, run_take
@@ -199,16 +199,13 @@ def call_execute(
     limits: Limits,
     *,
     call_lease: float,
-    kept: KeptSlot | None = None,
+    kept: KeptSlot,
 ) -> Outcome:
-    """One request under the endpoint's limiter (runs in a pool thread; no database here), in a slot
-    of its own or in the thread's kept slot. Waiting for a slot gives up in time for the request to
-    end before the call's lease does."""
+    """One request under the endpoint's limiter (runs in a pool thread; no database here), in the
+    thread's kept slot. Waiting for a slot gives up in time for the request to end before the call's
+    lease does."""
     wait_budget = max(1.0, call_lease - config.timeout_seconds - 5)
     try:
-        if kept is None:
-            with slot(limits, give_up_after=wait_budget):
-                return Outcome(result=_request(call, config))
         kept.take(limits, give_up_after=wait_budget)
         try:
             return Outcome(result=_request(call, config))

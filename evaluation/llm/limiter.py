@@ -20,8 +20,6 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 PREFIX = "gotong:llm:limit"
@@ -217,19 +215,6 @@ def acquire(
             limiter.wait(limits, WAKE_SECONDS)  # slots full: until one is released (or a safety poll)
         else:
             time.sleep(wait)  # the minute's budget is spent: Redis said how long
-
-
-@contextmanager
-def slot(
-    limits: Limits, *, limiter: RedisLimiter | LocalLimiter | None = None, give_up_after: float | None = None
-) -> Iterator[None]:
-    """Hold one request slot of the endpoint while the body runs."""
-    limiter = limiter or get_limiter()
-    token = acquire(limits, limiter=limiter, give_up_after=give_up_after)
-    try:
-        yield
-    finally:
-        limiter.release(limits, token)
 
 
 class KeptSlot:

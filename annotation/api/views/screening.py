@@ -9,8 +9,9 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from annotation.api.selectors import member_of
 from annotation.api.views.base import REFUSED, ProjectApi, validated
-from annotation.models import Application, Membership, ScreeningSetup
+from annotation.models import Application, ScreeningSetup
 from annotation.selectors import ADMIN, ANNOTATOR
 from annotation.services.members import member_set_countries
 from annotation.services.screening import (
@@ -122,9 +123,7 @@ class AdmitApi(ProjectApi):
         responses={200: STATUS, **REFUSED},
     )
     def post(self, request, slug, membership_id):
-        target = Membership.objects.filter(project=self.project, pk=membership_id).first()
-        if target is None:
-            raise Http404("No such member.")
+        target = member_of(project=self.project, membership_id=membership_id)
         application = application_admit(membership=target, admin=request.user)
         return Response(_status(ScreeningSetup.objects.get(project=self.project), application))
 
@@ -138,19 +137,13 @@ class MemberCountriesApi(ProjectApi):
 
     project_roles = {"GET": (ADMIN,), "PUT": (ADMIN,)}
 
-    def _target(self, membership_id: int) -> Membership:
-        target = Membership.objects.filter(project=self.project, pk=membership_id).first()
-        if target is None:
-            raise Http404("No such member.")
-        return target
-
     @extend_schema(
         operation_id="member_countries",
         summary="A member's review countries (admins).",
         responses={200: CountriesSerializer, **REFUSED},
     )
     def get(self, request, slug, membership_id):
-        return Response({"countries": self._target(membership_id).countries})
+        return Response({"countries": member_of(project=self.project, membership_id=membership_id).countries})
 
     @extend_schema(
         operation_id="member_countries_set",
@@ -160,5 +153,7 @@ class MemberCountriesApi(ProjectApi):
     )
     def put(self, request, slug, membership_id):
         data = validated(CountriesSerializer, request.data)
-        target = member_set_countries(membership=self._target(membership_id), countries=data["countries"])
+        target = member_set_countries(
+            membership=member_of(project=self.project, membership_id=membership_id), countries=data["countries"]
+        )
         return Response({"countries": target.countries})
