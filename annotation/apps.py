@@ -16,6 +16,11 @@ class AnnotationConfig(AppConfig):
             sender=get_user_model(),
             dispatch_uid="annotation.revoke_api_tokens_on_password_change",
         )
+        from django.contrib.auth.signals import user_logged_in
+
+        from annotation.signals import remember_preferences_on_login
+
+        user_logged_in.connect(remember_preferences_on_login, dispatch_uid="annotation.remember_preferences_on_login")
         from annotation.task_types import autodiscover
 
         autodiscover()

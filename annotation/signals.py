@@ -34,3 +34,12 @@ def revoke_api_tokens_on_password_change(
     stored = sender._default_manager.filter(pk=instance.pk).values_list("password", flat=True).first()
     if stored is not None and stored != instance.password:
         auth_tokens_revoke_all(user_id=instance.pk)
+
+
+def remember_preferences_on_login(sender: Any, request: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+    """Copy the user's language and time zone into the new session, so requests read them query-free."""
+    if request is None or not hasattr(request, "session"):
+        return
+    from annotation.services.preferences import preferences_for, session_store
+
+    session_store(session=request.session, preferences=preferences_for(user=user))

@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from config.api_docs import api_docs
+
 urlpatterns = [
     path("django-admin/", admin.site.urls),
+    path("api/docs/", api_docs, name="api-docs"),
     path("api/", include("config.api_urls")),
     path("api/", include("annotation.api.urls")),
     path("api/", include("qc.api.urls")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from evaluation.models import Endpoint
 from evaluation.services.endpoints import FIELDS
@@ -12,22 +13,48 @@ ENDPOINT_FIELDS = list(FIELDS)  # what the service saves
 
 class EndpointForm(forms.ModelForm):
     # A plain text field: URLField's own check would refuse hosts the service explains better.
-    base_url = forms.CharField(max_length=500, label="Base URL")
+    base_url = forms.CharField(
+        max_length=500, label=_("Base URL"), help_text=_("The OpenAI-compatible API root, e.g. https://host/v1")
+    )
 
     class Meta:
         model = Endpoint
         fields = ENDPOINT_FIELDS
-        labels = {"is_local": "Local server (on this machine)", "api_key_env": "API key environment variable"}
+        labels = {
+            "name": _("Name"),
+            "model": _("Model"),
+            "is_local": _("Local server (on this machine)"),
+            "api_key_env": _("API key environment variable"),
+            "timeout_seconds": _("Timeout (seconds)"),
+            "max_concurrency": _("Requests at once"),
+            "requests_per_minute": _("Requests per minute"),
+            "price_input_per_million": _("Price per million input tokens"),
+            "price_output_per_million": _("Price per million output tokens"),
+            "offers_logprobs": _("Offers log-probabilities"),
+            "offers_embeddings": _("Offers embeddings"),
+        }
+        help_texts = {
+            "api_key_env": _("Name of the environment variable holding the API key (the key itself is never stored)."),
+            "is_local": _("A server on this machine: only then is a loopback address accepted."),
+        }
 
     def validate_unique(self) -> None:
         pass  # the service refuses a taken name with its own message
 
 
 class ResponsesRunForm(forms.Form):
-    endpoint = forms.ModelChoiceField(queryset=Endpoint.objects.order_by("name"), to_field_name="name")
-    prompts = forms.CharField(widget=forms.Textarea(attrs={"rows": 8, "dir": "auto"}), help_text="One prompt per line.")
-    system = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2, "dir": "auto"}))
-    max_tokens = forms.IntegerField(required=False, min_value=1, max_value=32000)
+    endpoint = forms.ModelChoiceField(
+        label=_("Endpoint"), queryset=Endpoint.objects.order_by("name"), to_field_name="name"
+    )
+    prompts = forms.CharField(
+        label=_("Prompts"),
+        widget=forms.Textarea(attrs={"rows": 8, "dir": "auto"}),
+        help_text=_("One prompt per line."),
+    )
+    system = forms.CharField(
+        label=_("System message"), required=False, widget=forms.Textarea(attrs={"rows": 2, "dir": "auto"})
+    )
+    max_tokens = forms.IntegerField(label=_("Max tokens"), required=False, min_value=1, max_value=32000)
 
     def parameters(self) -> dict:
         data = self.cleaned_data

@@ -34,6 +34,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from annotation.errors import InvalidInput
 
 
@@ -136,18 +138,25 @@ class Responses(RunKind):
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         prompts = parameters.get("prompts")
         if not isinstance(prompts, list) or not prompts:
-            raise InvalidInput("Give at least one prompt.", field_errors={"prompts": ["Required."]})
+            raise InvalidInput(_("Give at least one prompt."), field_errors={"prompts": [_("Required.")]})
         if len(prompts) > MAX_PROMPTS:
-            raise InvalidInput(f"At most {MAX_PROMPTS} prompts per run.", field_errors={"prompts": ["Too many."]})
+            raise InvalidInput(
+                _("At most %(n)s prompts per run.") % {"n": MAX_PROMPTS}, field_errors={"prompts": [_("Too many.")]}
+            )
         cleaned, keys = [], set()
         for index, prompt in enumerate(prompts):
             if isinstance(prompt, str):
                 prompt = {"key": f"p{index + 1}", "prompt": prompt}
             if not isinstance(prompt, dict) or not str(prompt.get("prompt", "")).strip():
-                raise InvalidInput(f"Prompt {index + 1} is empty.", field_errors={"prompts": ["Empty prompt."]})
+                raise InvalidInput(
+                    _("Prompt %(n)s is empty.") % {"n": index + 1}, field_errors={"prompts": [_("Empty prompt.")]}
+                )
             key = str(prompt.get("key") or f"p{index + 1}")[:200]
             if key in keys:
-                raise InvalidInput(f"Two prompts have the key “{key}”.", field_errors={"prompts": ["Duplicate key."]})
+                raise InvalidInput(
+                    _("Two prompts have the key “%(key)s”.") % {"key": key},
+                    field_errors={"prompts": [_("Duplicate key.")]},
+                )
             keys.add(key)
             cleaned.append({"key": key, "prompt": str(prompt["prompt"])})
         result: dict[str, Any] = {"prompts": cleaned}
@@ -158,7 +167,9 @@ class Responses(RunKind):
                 try:
                     result[name] = cast(parameters[name])
                 except (TypeError, ValueError):
-                    raise InvalidInput(f"{name} must be a number.", field_errors={name: ["Not a number."]}) from None
+                    raise InvalidInput(
+                        _("%(name)s must be a number.") % {"name": name}, field_errors={name: [_("Not a number.")]}
+                    ) from None
         return result
 
     def units(self, run: Any) -> Iterable[Unit]:

@@ -20,6 +20,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from qc.models import BackgroundRun
 
@@ -68,12 +69,12 @@ class Run(BackgroundRun):
     run_kind = "llm_run"
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        RUNNING = "running", "Running"
-        PAUSED = "paused", "Paused"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
+        PENDING = "pending", _("Pending")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     kind = models.CharField(max_length=40)
@@ -124,16 +125,16 @@ class Run(BackgroundRun):
 
 class Call(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
+        PENDING = "pending", _("Pending")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Operation(models.TextChoices):
-        CHAT = "chat", "Chat completion"
-        EMBED = "embed", "Embeddings"
-        SCORE = "score", "Likelihood score"
+        CHAT = "chat", _("Chat completion")
+        EMBED = "embed", _("Embeddings")
+        SCORE = "score", _("Likelihood score")
 
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="calls")
     endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="calls")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class GeneratedItem(models.Model):
@@ -68,9 +69,9 @@ class FilteredDraft(models.Model):
 
 class AdaptationState(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "In progress"
-        KEPT = "kept", "Kept"
-        FILTERED = "filtered", "Filtered"
+        PENDING = "pending", _("In progress")
+        KEPT = "kept", _("Kept")
+        FILTERED = "filtered", _("Filtered")
 
     run = models.ForeignKey("evaluation.Run", on_delete=models.CASCADE, related_name="adaptations")
     source_id = models.CharField(max_length=200)  # the CommonsenseQA id

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from django.utils.translation import gettext
+
 from annotation.errors import InvalidInput
 
 # Any {{ ... }} (non-greedy, no nesting). What is inside decides whether it is a field.
@@ -77,19 +79,21 @@ def validate_template(template: str, *, allowed: Sequence[str], required: Sequen
     """For the template editor: refuse placeholders that would render nothing, and missing required ones."""
     errors: list[str] = []
     if len(template) > MAX_TEMPLATE_CHARS:
-        errors.append(f"Keep the template under {MAX_TEMPLATE_CHARS} characters.")
+        errors.append(gettext("Keep the template under %(n)s characters.") % {"n": MAX_TEMPLATE_CHARS})
     used = placeholders(template)
     unknown = sorted({p for p in used if p not in allowed})
     if unknown:
         errors.append(
-            "Unknown fields: "
-            + ", ".join("{{ " + p + " }}" for p in unknown)
-            + ". Available: "
-            + ", ".join("{{ " + a + " }}" for a in allowed)
-            + "."
+            gettext("Unknown fields: %(unknown)s. Available: %(available)s.")
+            % {
+                "unknown": ", ".join("{{ " + p + " }}" for p in unknown),
+                "available": ", ".join("{{ " + a + " }}" for a in allowed),
+            }
         )
     missing = [r for r in required if r not in used]
     if missing:
-        errors.append("The template must use " + ", ".join("{{ " + r + " }}" for r in missing) + ".")
+        errors.append(
+            gettext("The template must use %(fields)s.") % {"fields": ", ".join("{{ " + r + " }}" for r in missing)}
+        )
     if errors:
-        raise InvalidInput("The prompt template can't be used.", field_errors={"template": errors})
+        raise InvalidInput(gettext("The prompt template can't be used."), field_errors={"template": errors})

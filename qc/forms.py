@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from annotation import limits
 from annotation.models import Project
@@ -17,18 +19,20 @@ _SEPARATORS = re.compile(r"[\n;]+")
 class ReviewForm(forms.Form):
     # The version the reviewer looked at: a decision on a stale version is refused as a conflict.
     version_id = forms.IntegerField(widget=forms.HiddenInput)
-    decision = forms.ChoiceField(choices=Review.Decision.choices, widget=forms.RadioSelect)
+    decision = forms.ChoiceField(label=_("Decision"), choices=Review.Decision.choices, widget=forms.RadioSelect)
     error_types = forms.MultipleChoiceField(
+        label=_("Error types"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Required when you request a revision.",
+        help_text=_("Required when you request a revision."),
     )
     feedback = forms.CharField(
+        label=_("Feedback"),
         required=False,
         max_length=limits.FEEDBACK,
         error_messages={"max_length": limits.TOO_LONG},  # the service's message: page and API agree
         widget=forms.Textarea(attrs={"dir": "auto", "rows": 4}),
-        help_text="What should the author change? Required for a revision request or a rejection.",
+        help_text=_("What should the author change? Required for a revision request or a rejection."),
     )
 
     def __init__(self, *args, project: Project, **kwargs):
@@ -47,7 +51,7 @@ def parse_regions(text: str) -> dict[str, str]:
     for part in filter(None, (p.strip() for p in parts)):
         code, sep, region = part.partition("=")
         if not sep or not code.strip() or not region.strip():
-            raise forms.ValidationError(f"“{part}” is not CODE=REGION (e.g. W1=West Java).")
+            raise forms.ValidationError(gettext("“%(part)s” is not CODE=REGION (e.g. W1=West Java).") % {"part": part})
         regions[code.strip()] = region.strip()
     return regions
 
@@ -55,13 +59,20 @@ def parse_regions(text: str) -> dict[str, str]:
 class ItemsImportForm(forms.Form):
     """The file import page: the format is one of those the project's task type registers."""
 
-    file = forms.FileField(help_text="The released file (JSON array or JSON Lines, as the format says).")
-    format = forms.ChoiceField(choices=[], required=False, help_text="Left empty: the first one listed.")
-    language = forms.CharField(max_length=20, help_text="Language code of the file, e.g. id or su.")
+    file = forms.FileField(
+        label=_("File"), help_text=_("The released file (JSON array or JSON Lines, as the format says).")
+    )
+    format = forms.ChoiceField(
+        choices=[], required=False, label=_("Format"), help_text=_("Left empty: the first one listed.")
+    )
+    language = forms.CharField(
+        max_length=20, label=_("Language"), help_text=_("Language code of the file, e.g. id or su.")
+    )
     annotator_regions = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "dir": "auto", "autocomplete": "off"}),
-        help_text="Optional, one per line: W1=West Java.",
+        label=_("Annotator regions"),
+        help_text=_("Optional, one per line: W1=West Java."),
     )
 
     def __init__(self, *args, formats: list[tuple[str, str]], **kwargs):
@@ -84,4 +95,4 @@ class ItemsImportForm(forms.Form):
 
 
 class ExportForm(forms.Form):
-    format = forms.ChoiceField(choices=ExportRun.Format.choices)
+    format = forms.ChoiceField(label=_("Format"), choices=ExportRun.Format.choices)

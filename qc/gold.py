@@ -30,6 +30,7 @@ from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow, TaskType
 from annotation.task_types.memo import GoldMemo
 from qc.models import GoldDecision
+from qc.overrides import overrides_reapply
 
 # Items in these states have been approved by QC and may be judged and decided on.
 DECIDABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)
@@ -79,8 +80,8 @@ def _item_status(current: str, outcome: str) -> str:
     if outcome == GoldDecision.Outcome.EXCLUDED:
         return Item.Status.EXCLUDED
     if outcome == GoldDecision.Outcome.GOLD:
-        # "gold" is a later, explicit promotion; a recompute that still says gold must not undo it.
-        return Item.Status.GOLD if current == Item.Status.GOLD else Item.Status.JUDGED
+        # The item is in the gold set the export writes: its status says so (dashboard, item list filter).
+        return Item.Status.GOLD
     if outcome == GoldDecision.Outcome.NO_GOLD:
         return Item.Status.JUDGED  # fully judged, no label reached the bar (the reason says why)
     return Item.Status.APPROVED
@@ -196,6 +197,9 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
     now = timezone.now()
     for (new_status, new_reason), ids in status_changes.items():
         Item.objects.filter(pk__in=ids_in(ids)).update(status=new_status, status_reason=new_reason, updated_at=now)
+    # An admin's override outlives the recompute: its outcome goes back on the decision and the item.
+    for item_id in overrides_reapply(item_ids=[i[0] for i in items]):
+        result.next_rounds.pop(item_id, None)
 
 
 class _Decision(NamedTuple):
@@ -281,6 +285,8 @@ def gold_recompute_project(*, project: Project, batch_size: int = 2000) -> dict[
     if set_based_applies(project):
         with transaction.atomic():
             context = _contexts({project.pk})[project.pk]
-            return gold_recompute_project_sets(project=project, context=context, decidable=DECIDABLE).totals
+            totals = gold_recompute_project_sets(project=project, context=context, decidable=DECIDABLE).totals
+            overrides_reapply(project_id=project.pk)
+            return totals
     ids = Item.objects.filter(project=project, status__in=DECIDABLE).values_list("pk", flat=True).order_by("pk")
     return gold_recompute(item_ids=list(ids), batch_size=batch_size)

@@ -144,8 +144,7 @@ def _save(cursor, policy: str) -> tuple[dict[str, int], dict[int, int]]:
     cursor.execute(
         f"UPDATE {Item._meta.db_table} i SET status = n.status, status_reason = n.reason, updated_at = %s "
         "FROM (SELECT c.item_id, c.status AS old_status, c.status_reason AS old_reason, "
-        "CASE o.outcome WHEN %s THEN %s WHEN %s THEN (CASE WHEN c.status = %s THEN %s ELSE %s END) "
-        "WHEN %s THEN %s ELSE %s END AS status, "
+        "CASE o.outcome WHEN %s THEN %s WHEN %s THEN %s WHEN %s THEN %s ELSE %s END AS status, "
         "CASE WHEN o.outcome IN (%s, %s) THEN o.reason ELSE '' END AS reason "
         "FROM gold_case c JOIN gold_outcome o USING (key)) n "
         "WHERE i.id = n.item_id AND (n.status <> n.old_status OR n.reason <> n.old_reason)",
@@ -155,8 +154,6 @@ def _save(cursor, policy: str) -> tuple[dict[str, int], dict[int, int]]:
             status.EXCLUDED,
             out.GOLD,
             status.GOLD,
-            status.GOLD,
-            status.JUDGED,
             out.NO_GOLD,
             status.JUDGED,
             status.APPROVED,

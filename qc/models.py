@@ -2,6 +2,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class ErrorType(models.Model):
@@ -25,9 +26,9 @@ class Review(models.Model):
     """A reviewer's decision on one submitted version. One decision per version, ever."""
 
     class Decision(models.TextChoices):
-        APPROVE = "approve", "Approve"
-        REVISE = "revise", "Request revision"
-        REJECT = "reject", "Reject"
+        APPROVE = "approve", _("Approve")
+        REVISE = "revise", _("Request revision")
+        REJECT = "reject", _("Reject")
 
     item = models.ForeignKey("annotation.Item", on_delete=models.CASCADE, related_name="reviews")
     item_version = models.OneToOneField("annotation.ItemVersion", on_delete=models.PROTECT, related_name="review")
@@ -51,11 +52,11 @@ class GoldDecision(models.Model):
     """
 
     class Outcome(models.TextChoices):
-        GOLD = "gold", "Gold"
-        EXCLUDED = "excluded", "Excluded"
-        PENDING = "pending", "Pending"
+        GOLD = "gold", _("Gold")
+        EXCLUDED = "excluded", _("Excluded")
+        PENDING = "pending", _("Pending")
         # Judged to the end of the task type's rounds without a consensus (e.g. no label chosen by 3 of 5).
-        NO_GOLD = "no_gold", "No gold"
+        NO_GOLD = "no_gold", _("No gold")
 
     item = models.OneToOneField("annotation.Item", on_delete=models.CASCADE, related_name="gold_decision")
     policy = models.CharField(max_length=60)
@@ -65,6 +66,9 @@ class GoldDecision(models.Model):
     details = models.JSONField(default=dict, blank=True)
     judgment_ids = models.JSONField(default=list, blank=True)
     computed_at = models.DateTimeField(auto_now=True)
+    # An admin's override in force (qc.overrides): every recompute saves the computed outcome, then puts
+    # the override's outcome and note back. Null: the computed decision stands.
+    override = models.ForeignKey("qc.GoldOverride", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["item_id"]
@@ -73,15 +77,41 @@ class GoldDecision(models.Model):
         return f"{self.outcome} for item {self.item_id}"
 
 
+class GoldOverride(models.Model):
+    """One admin action on an item's gold decision, kept forever as its audit trail.
+
+    An override sets the outcome (with a note); a revert hands the item back to the computed decision.
+    `outcome_before`/`outcome_after` are the decision's outcome around the action.
+    """
+
+    class Action(models.TextChoices):
+        OVERRIDE = "override", _("Override")
+        REVERT = "revert", _("Revert")
+
+    item = models.ForeignKey("annotation.Item", on_delete=models.CASCADE, related_name="gold_overrides")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    outcome_before = models.CharField(max_length=20)
+    outcome_after = models.CharField(max_length=20)
+    note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["item_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.outcome_before}->{self.outcome_after} on item {self.item_id}"
+
+
 class BackgroundRun(models.Model):
     """Work a Celery worker claims and keeps alive with a heartbeat; qc/runs.py claims, beats, finishes
     and sweeps any model derived from this one (gold exports now, LLM runs later)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        PENDING = "pending", _("Pending")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     # Prefix of the structured log events ("export.claimed"); subclasses name themselves.
     run_kind = "run"
@@ -117,7 +147,7 @@ class ExportRun(BackgroundRun):
     run_kind = "export"
 
     class Format(models.TextChoices):
-        JSONL = "jsonl", "JSON Lines"
+        JSONL = "jsonl", _("JSON Lines")
         CSV = "csv", "CSV"
         PARQUET = "parquet", "Parquet"
 

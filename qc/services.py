@@ -8,8 +8,9 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Q, Value, When
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from annotation import limits
 from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
@@ -17,6 +18,7 @@ from annotation.models import Item, ItemVersion, Membership, Project
 from annotation.scope import review_refusal, reviewable_authors_q
 from annotation.task_types import get_task_type
 from qc.models import ErrorType, Review
+from qc.review_queue import review_queue_order
 
 REVIEWER_ROLES = (Membership.Role.REVIEWER, Membership.Role.ADMIN)
 
@@ -47,20 +49,19 @@ def reviewable_items(*, project: Project, reviewer: AbstractBaseUser):
 
 @transaction.atomic
 def review_claim_next(*, project: Project, reviewer: AbstractBaseUser) -> Item | None:
-    """Take the next item to review: resubmissions this reviewer sent back first, then the oldest.
+    """Take the next item to review in the queue's order (qc.review_queue): resubmissions this reviewer
+    sent back first, then items they already opened, then the oldest submissions.
 
     Claiming sets `item.reviewer`, which hides the item from other reviewers' queues; SKIP LOCKED keeps
     two reviewers asking at the same moment from taking the same one.
     """
-    item = (
+    candidates = (
         reviewable_items(project=project, reviewer=reviewer)
         .exclude(author=reviewer)
         .exclude(current_version__created_by=reviewer)
-        .annotate(mine=Case(When(reviewer=reviewer, then=Value(0)), default=Value(1)))
         .select_for_update(skip_locked=True, of=("self",))
-        .order_by("mine", "updated_at", "id")
-        .first()
     )
+    item = review_queue_order(candidates, reviewer=reviewer).first()
     if item is not None and item.reviewer_id != reviewer.pk:
         item.reviewer = reviewer
         item.save(update_fields=["reviewer"])
@@ -73,21 +74,22 @@ def _lock_for_decision(*, item_id: int, version_id: int, reviewer: AbstractBaseU
         project=item.project, user=reviewer, role__in=REVIEWER_ROLES, is_active=True
     ).exists()
     if not is_reviewer:
-        raise NotAllowed("Only the project's reviewers can decide on items.")
+        raise NotAllowed(_("Only the project's reviewers can decide on items."))
     if item.author_id == reviewer.pk:
-        raise NotAllowed("You can't review your own item.")
+        raise NotAllowed(_("You can't review your own item."))
     if item.current_version is not None and item.current_version.created_by_id == reviewer.pk:
-        raise NotAllowed("You can't review a version you wrote.")  # e.g. a reviewer's revision of a model's draft
+        raise NotAllowed(_("You can't review a version you wrote."))  # e.g. a reviewer's revision of a model's draft
     refusal = review_refusal(project=item.project, reviewer_id=reviewer.pk, author_id=item.author_id)
     if refusal:
         raise NotAllowed(refusal)
     if item.current_version_id != version_id:
-        raise Conflict("This item has changed since you opened it; reload to see the current version.")
+        raise Conflict(_("This item has changed since you opened it; reload to see the current version."))
     if item.status != Item.Status.SUBMITTED:
         if Review.objects.filter(item_version_id=version_id).exists():
-            raise Conflict("Another reviewer has already decided on this version.")
+            raise Conflict(_("Another reviewer has already decided on this version."))
         raise IllegalTransition(
-            f"Only submitted items can be reviewed; this one is {item.get_status_display().lower()}."
+            _("Only submitted items can be reviewed; this one is %(status)s.")
+            % {"status": item.get_status_display().lower()}
         )
     return item
 
@@ -108,7 +110,8 @@ def _decide(
     unknown = set(error_type_codes) - {e.code for e in error_types}
     if unknown:
         raise InvalidInput(
-            f"Unknown error type(s): {', '.join(sorted(unknown))}.", field_errors={"error_types": ["Unknown."]}
+            _("Unknown error type(s): %(codes)s.") % {"codes": ", ".join(sorted(unknown))},
+            field_errors={"error_types": [_("Unknown.")]},
         )
     try:
         with transaction.atomic():
@@ -117,7 +120,7 @@ def _decide(
             )
     except IntegrityError:
         # The one-review-per-version constraint: someone decided this version first.
-        raise Conflict("Another reviewer has already decided on this version.") from None
+        raise Conflict(_("Another reviewer has already decided on this version.")) from None
     review.error_types.set(error_types)
     item.status = new_status
     item.reviewer = reviewer
@@ -145,11 +148,11 @@ def review_request_revision(
 ) -> Review:
     errors: dict[str, list[str]] = {}
     if not feedback.strip():
-        errors["feedback"] = ["Tell the author what to change."]
+        errors["feedback"] = [_("Tell the author what to change.")]
     if not error_type_codes:
-        errors["error_types"] = ["Choose at least one error type."]
+        errors["error_types"] = [_("Choose at least one error type.")]
     if errors:
-        raise InvalidInput("A revision request needs feedback and at least one error type.", field_errors=errors)
+        raise InvalidInput(_("A revision request needs feedback and at least one error type."), field_errors=errors)
     return _decide(
         item_id=item_id,
         version_id=version_id,
@@ -166,7 +169,7 @@ def review_reject(
     *, item_id: int, version_id: int, reviewer: AbstractBaseUser, feedback: str, error_type_codes: Sequence[str] = ()
 ) -> Review:
     if not feedback.strip():
-        raise InvalidInput("Say why the item is rejected.", field_errors={"feedback": ["Required."]})
+        raise InvalidInput(_("Say why the item is rejected."), field_errors={"feedback": [_("Required.")]})
     return _decide(
         item_id=item_id,
         version_id=version_id,
@@ -215,18 +218,19 @@ def draft_revise(*, item_id: int, user: AbstractBaseUser, data: dict[str, Any], 
         project=item.project, user=user, role__in=DRAFT_REVISER_ROLES, is_active=True
     ).exists()
     if not allowed:
-        raise NotAllowed("Only the project's reviewers and admins can revise model drafts.")
+        raise NotAllowed(_("Only the project's reviewers and admins can revise model drafts."))
     if item.source not in DRAFT_SOURCES:
-        raise IllegalTransition("Only a model's drafts are revised here; an author revises their own item.")
+        raise IllegalTransition(_("Only a model's drafts are revised here; an author revises their own item."))
     if item.status != Item.Status.REVISION_REQUESTED:
         raise IllegalTransition(
-            f"Only a draft sent back for revision can be revised; this one is {item.get_status_display().lower()}."
+            _("Only a draft sent back for revision can be revised; this one is %(status)s.")
+            % {"status": item.get_status_display().lower()}
         )
     task_type = get_task_type(item.task_type)
     payload = task_type.normalize_payload(data)
     check = task_type.check_payload(payload, concept=None)
     if check.errors:
-        raise InvalidInput("The revision can't be submitted.", field_errors=dict(check.errors))
+        raise InvalidInput(_("The revision can't be submitted."), field_errors=dict(check.errors))
     note = limits.check_text(note.strip(), field="note", max_length=300) or "revision"
     number = item.current_version.number + 1 if item.current_version else 1
     version = ItemVersion.objects.create(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from qc.views import dashboard, exports, imports, reports, reviews
+from qc.views import adjudication, dashboard, exports, imports, reports, reviews
 
 urlpatterns = [
     path("p/<slug:slug>/review/", reviews.review_queue, name="review_queue"),
@@ -17,4 +17,11 @@ urlpatterns = [
     path("p/<slug:slug>/import/", imports.items_import_page, name="items_import_page"),
     path("p/<slug:slug>/export/", exports.export_page, name="export_page"),
     path("p/<slug:slug>/export/<int:run_id>/<str:name>", exports.export_download, name="export_download"),
+    # issue 13: gold overrides from the item page
+    path(
+        "p/<slug:slug>/items/<int:item_id>/gold/override/",
+        adjudication.item_gold_override,
+        name="item_gold_override",
+    ),
+    path("p/<slug:slug>/items/<int:item_id>/gold/revert/", adjudication.item_gold_revert, name="item_gold_revert"),
 ]

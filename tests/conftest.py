@@ -1,11 +1,22 @@
 from dataclasses import dataclass
 
 import pytest
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from annotation.models import Membership, Project
 from annotation.services.projects import membership_add, project_create
 from tests.factories import CategoryFactory, ConceptFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def english_outside_requests():
+    """Each test starts in English: a request in another language (Indonesian, Arabic) leaves its
+    language active in the thread, which would otherwise leak into the next test's service messages."""
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
 
 PASSWORD = "pw-Gotong-2026"
 

@@ -10,6 +10,7 @@ from django.http import Http404
 
 from annotation.models import Assignment, Concept, Item, Membership, Project
 from annotation.selectors import item_for_member, items_visible_to, projects_for_user
+from annotation.selectors.items import ItemFilters, items_filtered
 from annotation.services.screening import work_gate
 
 
@@ -66,10 +67,14 @@ def assignment_of(*, membership: Membership, assignment_id: int) -> Assignment:
     return assignment
 
 
-def items_of(*, membership: Membership, status: str | None = None) -> QuerySet[Item]:
+def items_of(
+    *, membership: Membership, status: str | None = None, filters: ItemFilters | None = None
+) -> QuerySet[Item]:
     qs = items_visible_to(membership=membership).select_related("concept__category", "current_version", "author")
     if status:
         qs = qs.filter(status=status)
+    if filters is not None:
+        qs = items_filtered(qs, filters)
     return qs.order_by("id")
 
 

@@ -7,11 +7,19 @@ from django.urls import path
 from annotation.api.views.groups import MemberGroupApi
 from annotation.api.views.judgments import AnswerApi, AnswerNextApi, CrossAnswerPlanApi
 from annotation.api.views.screening import AdmitApi, ApplicantsApi, MemberCountriesApi, ScreeningApi
+from annotation.api.views.work import AutosaveApi, SkipApi
 
 urlpatterns = [
     path("projects/<slug:slug>/plans/cross-answers/", CrossAnswerPlanApi.as_view(), name="api-plan-cross-answers"),
     path("projects/<slug:slug>/answers/next/", AnswerNextApi.as_view(), name="api-answers-next"),
     path("projects/<slug:slug>/answers/<int:assignment_id>/", AnswerApi.as_view(), name="api-answer"),
+    # Issue 13 (work is never lost): the authoring autosave, and skip with a reason (authoring and judging).
+    path(
+        "projects/<slug:slug>/assignments/<int:assignment_id>/autosave/",
+        AutosaveApi.as_view(),
+        name="api-assignment-autosave",
+    ),
+    path("projects/<slug:slug>/assignments/<int:assignment_id>/skip/", SkipApi.as_view(), name="api-assignment-skip"),
     path("projects/<slug:slug>/screening/", ScreeningApi.as_view(), name="api-screening"),
     path("projects/<slug:slug>/screening/applicants/", ApplicantsApi.as_view(), name="api-screening-applicants"),
     path(

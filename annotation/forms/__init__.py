@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation import limits
 from annotation.errors import DomainError
@@ -36,9 +37,9 @@ def parse_languages(text: str) -> list[dict[str, str]]:
         languages.append({"code": code, "name": " ".join(rest) or code, "direction": direction})
     codes = [lang["code"] for lang in languages]
     for code in sorted({c for c in codes if codes.count(c) > 1}):
-        errors.append(f"The code “{code}” appears more than once.")
+        errors.append(gettext("The code “%(code)s” appears more than once.") % {"code": code})
     if not languages:
-        errors.append("Add at least one language, e.g. “id Indonesian ltr”.")
+        errors.append(gettext("Add at least one language, e.g. “id Indonesian ltr”."))
     if errors:
         raise forms.ValidationError(errors)
     return languages
@@ -49,22 +50,33 @@ def format_languages(languages) -> str:
 
 
 class ProjectSettingsForm(forms.Form):
-    name = forms.CharField(max_length=200, widget=forms.TextInput(attrs=_TEXT))
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=200, widget=forms.TextInput(attrs=_TEXT))
     languages = forms.CharField(
+        label=gettext_lazy("Languages"),
         widget=forms.Textarea(attrs={**_TEXT, "rows": 3}),
-        help_text="One per line: code, name, direction (ltr or rtl). The first one sets the page direction.",
+        help_text=gettext_lazy(
+            "One per line: code, name, direction (ltr or rtl). The first one sets the page direction."
+        ),
     )
     guidelines = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={**_TEXT, "rows": 10}), help_text="Markdown."
+        label=gettext_lazy("Guidelines"),
+        required=False,
+        widget=forms.Textarea(attrs={**_TEXT, "rows": 10}),
+        help_text=gettext_lazy("Markdown."),
     )
-    authors_per_concept = forms.IntegerField(min_value=1, max_value=50, initial=2, label="Authors per concept (k)")
-    plan_seed = forms.IntegerField(min_value=0, initial=0, help_text="Same seed, same plan.")
+    authors_per_concept = forms.IntegerField(
+        min_value=1, max_value=50, initial=2, label=gettext_lazy("Authors per concept (k)")
+    )
+    plan_seed = forms.IntegerField(
+        label=gettext_lazy("Plan seed"), min_value=0, initial=0, help_text=gettext_lazy("Same seed, same plan.")
+    )
     max_annotators = forms.IntegerField(
+        label=gettext_lazy("Max annotators"),
         min_value=1,
         max_value=100_000,
         initial=200,
         required=False,
-        help_text="No more annotators may join or be imported (empty: unchanged, 200 for a new project).",
+        help_text=gettext_lazy("No more annotators may join or be imported (empty: unchanged, 200 for a new project)."),
     )
 
     def __init__(self, *args, task_type: TaskType | None = None, **kwargs):
@@ -101,9 +113,12 @@ def task_setting_fields(task_type: TaskType) -> dict[str, forms.Field]:
 
 class ProjectCreateForm(ProjectSettingsForm):
     slug = forms.SlugField(
-        max_length=80, required=False, help_text="Address of the project (/p/<slug>/). Made from the name if empty."
+        label=gettext_lazy("Slug"),
+        max_length=80,
+        required=False,
+        help_text=gettext_lazy("Address of the project (/p/<slug>/). Made from the name if empty."),
     )
-    task_type = forms.ChoiceField(choices=())
+    task_type = forms.ChoiceField(label=gettext_lazy("Task type"), choices=())
 
     field_order = ["name", "slug", "languages", "task_type"]
 
@@ -128,16 +143,23 @@ class ProjectCreateForm(ProjectSettingsForm):
 
 
 class MemberAddForm(forms.Form):
-    username = forms.CharField(max_length=150, widget=forms.TextInput(attrs=_TEXT))
-    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.ANNOTATOR)
+    username = forms.CharField(label=gettext_lazy("Username"), max_length=150, widget=forms.TextInput(attrs=_TEXT))
+    role = forms.ChoiceField(
+        label=gettext_lazy("Role"), choices=Membership.Role.choices, initial=Membership.Role.ANNOTATOR
+    )
     code = forms.CharField(
-        max_length=40, required=False, widget=forms.TextInput(attrs=_TEXT), help_text="Public code in reports, e.g. W1."
+        label=gettext_lazy("Code"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs=_TEXT),
+        help_text=gettext_lazy("Public code in reports, e.g. W1."),
     )
     password = forms.CharField(
+        label=gettext_lazy("Password"),
         required=False,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="Only to create a new account (platform admins): leave empty to add an existing user.",
+        help_text=gettext_lazy("Only to create a new account (platform admins): leave empty to add an existing user."),
     )
 
     def clean(self):
@@ -152,26 +174,43 @@ class MemberAddForm(forms.Form):
 
 
 class MemberRoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Membership.Role.choices)
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Membership.Role.choices)
 
 
 class ProfileForm(forms.Form):
     native_languages = forms.CharField(
-        max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT), help_text="Comma-separated codes."
+        label=gettext_lazy("Native languages"),
+        max_length=200,
+        required=False,
+        widget=forms.TextInput(attrs=_TEXT),
+        help_text=gettext_lazy("Comma-separated codes."),
     )
     region = forms.CharField(
-        max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT), label="Region / domicile"
+        max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT), label=gettext_lazy("Region / domicile")
     )
-    country = forms.CharField(max_length=100, required=False, widget=forms.TextInput(attrs=_TEXT))
-    ethnicity = forms.CharField(max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT))
-    years_in_region = forms.IntegerField(min_value=0, max_value=150, required=False, label="Years lived there")
-    education = forms.CharField(max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT))
+    country = forms.CharField(
+        label=gettext_lazy("Country"), max_length=100, required=False, widget=forms.TextInput(attrs=_TEXT)
+    )
+    ethnicity = forms.CharField(
+        label=gettext_lazy("Ethnicity"), max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT)
+    )
+    years_in_region = forms.IntegerField(
+        min_value=0, max_value=150, required=False, label=gettext_lazy("Years lived there")
+    )
+    education = forms.CharField(
+        label=gettext_lazy("Education"), max_length=200, required=False, widget=forms.TextInput(attrs=_TEXT)
+    )
 
 
 class ConceptImportForm(forms.Form):
-    file = forms.FileField(help_text="CSV with columns category, concept (and concept_<lang>), or JSON Lines.")
+    file = forms.FileField(
+        label=gettext_lazy("File"),
+        help_text=gettext_lazy("CSV with columns category, concept (and concept_<lang>), or JSON Lines."),
+    )
     format = forms.ChoiceField(
-        choices=[("", "Detect from the file name"), ("csv", "CSV"), ("jsonl", "JSON Lines")], required=False
+        label=gettext_lazy("Format"),
+        choices=[("", "Detect from the file name"), ("csv", "CSV"), ("jsonl", "JSON Lines")],
+        required=False,
     )
 
     def clean_file(self):

@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 
 # Enough to fix a file by; a file of junk must not build a response of millions of messages.
@@ -43,7 +45,7 @@ class ParseResult:
     def error(self, message: str) -> None:
         self.errors.append(message)
         if len(self.errors) >= MAX_ERRORS:
-            self.errors.append(f"Stopped reading after {MAX_ERRORS} problems.")
+            self.errors.append(gettext("Stopped reading after %(MAX_ERRORS)s problems.") % {"MAX_ERRORS": MAX_ERRORS})
             raise _Stop
 
 

@@ -22,13 +22,14 @@ from typing import Any, NamedTuple
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
 from annotation.foreign_keys import BulkWrite, references_checked_once
 from annotation.importing.bulkwrite import NULL, SharedJson, copy_json, copy_lines, copy_text, reserve_ids
-from annotation.importing.records import Importer, ImportRecord, RowIssue
-from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project
+from annotation.importing.records import Importer, ImportFileError, ImportRecord, RowIssue
+from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project, ProjectLanguage
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow
 from annotation.task_types.memo import GoldMemo
@@ -164,6 +165,7 @@ def import_records(
     users: dict[str, int],
     gold: GoldRules | None,
     batch_size: int | None = None,
+    language: str = "",
 ) -> EngineResult:
     """Write the records of one file into `project`. `users` maps annotator codes to user ids (every
     annotator of the project is a member by now: their order is the tie-break of gold decisions).
@@ -180,7 +182,13 @@ def import_records(
     with references_checked_once() as bulk, fewer_gc_passes():
         writer = _CopyWriter if connection.vendor == "postgresql" else _OrmWriter
         write = writer(project, importer, users, decider, gold, bulk)
-        _import_batches(project, importer, records, units, write, result, batch_size or BATCH)
+        # Issue 13: a row without a language gets the import's (else the project's first); a row naming one
+        # the project doesn't have refuses the file (the caller's transaction undoes what was written).
+        codes = list(
+            ProjectLanguage.objects.filter(project=project).order_by("position", "code").values_list("code", flat=True)
+        )
+        write.language = language if language in codes else (codes[0] if codes else "")
+        _import_batches(project, importer, records, units, write, result, batch_size or BATCH, frozenset(codes))
     result.categories_created, result.concepts_created = units.categories_created, units.concepts_created
     return result
 
@@ -193,12 +201,19 @@ def _import_batches(
     write: _Writer,
     result: EngineResult,
     batch_size: int,
+    languages: frozenset[str] = frozenset(),
 ) -> None:
     # Into a project without items (the caller holds its row lock) nothing can exist yet: the query per
     # batch is skipped. Importers yield an external id once per file (ImportRecord).
     had_items = Item.objects.filter(project=project).exists()
     for batch in _batches(records, batch_size):
         rows = [r for r in batch if isinstance(r, ImportRecord)]
+        for record in rows:
+            if record.language and record.language not in languages:
+                raise ImportFileError(
+                    gettext("Row %(row)d: unknown language %(code)s (the project has %(codes)s); nothing was imported.")
+                    % {"row": record.row, "code": record.language, "codes": ", ".join(sorted(languages)) or "-"}
+                )
         result.issues.extend(r for r in batch if isinstance(r, RowIssue))
         existing = (
             dict(
@@ -264,6 +279,7 @@ class _Writer:
     ) -> None:
         self.project, self.importer, self.users, self.decider, self.gold = project, importer, users, decider, gold
         self.bulk = bulk
+        self.language = ""  # the rows' default language code, set by import_records
 
     def _decide(self, records: list[ImportRecord], judgment_ids: list[Sequence[int]]) -> list[Decision | None]:
         if self.decider is None:
@@ -314,15 +330,18 @@ class _CopyWriter(_Writer):
 
     def _item_lines(self, rows, decisions, concept_ids, now) -> Iterator[str]:
         head = self.item_head
+        default_language = copy_text(self.language)
         for (r, item_id, version_id, author), decision in zip(rows, decisions, strict=True):
             if decision is None:
                 status, reason = copy_text(r.status), ""
             else:
                 status, reason = copy_text(decision.status), copy_text(decision.status_reason)
             concept = NULL if r.unit is None or not r.unit.category else concept_ids[(r.unit.category, r.unit.name)]
+            language = copy_text(r.language) if r.language else default_language
             yield (
                 f"{item_id}\t{head}{copy_text(r.source)}\t{status}\t{author}\t{concept}\t{r.slot}\t"
-                f"{r.judging_round}\t{version_id}\t{copy_text(r.external_id)}\t{reason}\t{now}\t{now}\n"
+                f"{r.judging_round}\t{version_id}\t{copy_text(r.external_id)}\t{reason}\t{now}\t{now}\t"
+                f"{language}\n"
             )
 
     def _version_lines(self, rows, now) -> Iterator[str]:
@@ -370,6 +389,7 @@ ITEM_FIELDS = (
     "status_reason",
     "created_at",
     "updated_at",
+    "language",
 )
 VERSION_FIELDS = (
     "id",
@@ -418,6 +438,7 @@ class _OrmWriter(_Writer):
                     slot=r.slot,
                     judging_round=r.judging_round,
                     external_id=r.external_id,
+                    language=r.language or self.language,
                 )
                 for r in records
             ]

@@ -67,6 +67,9 @@ class ImportRecord(NamedTuple):
     # What the file says the gold decision should give (checked after the recompute, e.g. a majority).
     expected: Any = None
     note: str = ""  # the version's note; "import (row N)" when empty
+    # A code of the project's languages from the file's own column ("": the import's language). An
+    # unknown code refuses the whole file with its row (issue 13).
+    language: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 from annotation.models.assignments import Assignment, AssignmentTally
 from annotation.models.items import Item, ItemVersion
 from annotation.models.judgments import Judgment
+from annotation.models.preferences import UserPreferences
 from annotation.models.projects import (
     AnnotatorProfile,
     Category,
@@ -11,6 +12,7 @@ from annotation.models.projects import (
     ProjectLanguage,
 )
 from annotation.models.screening import Application, ScreeningSetup
+from annotation.models.work import Skip, WorkDraft
 
 __all__ = [
     "AnnotatorProfile",
@@ -27,4 +29,7 @@ __all__ = [
     "Project",
     "ProjectLanguage",
     "ScreeningSetup",
+    "Skip",
+    "UserPreferences",
+    "WorkDraft",
 ]

@@ -1,22 +1,23 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Assignment(models.Model):
     """A unit of work for one user. The unit is a concept (authoring) or an item (review, answer, ...)."""
 
     class Kind(models.TextChoices):
-        AUTHOR = "author", "Author"
-        REVIEW = "review", "Review"
-        ANSWER = "answer", "Answer"
-        VALIDATE = "validate", "Validate"
-        RATE = "rate", "Rate"
+        AUTHOR = "author", gettext_lazy("Author")
+        REVIEW = "review", gettext_lazy("Review")
+        ANSWER = "answer", gettext_lazy("Answer")
+        VALIDATE = "validate", gettext_lazy("Validate")
+        RATE = "rate", gettext_lazy("Rate")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACTIVE = "active", "Active"
-        DONE = "done", "Done"
-        CANCELLED = "cancelled", "Cancelled"
+        PENDING = "pending", gettext_lazy("Pending")
+        ACTIVE = "active", gettext_lazy("Active")
+        DONE = "done", gettext_lazy("Done")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
     # Lookups by project, concept and item use the composite and unique indexes below (same leading
     # column), so their single-column FK indexes are left out: each costs time on every bulk plan.

@@ -1,25 +1,26 @@
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Item(models.Model):
     """One unit of the dataset. Its content lives in versions; `current_version` is the latest."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        SUBMITTED = "submitted", "Submitted"
-        REVISION_REQUESTED = "revision_requested", "Revision requested"
-        APPROVED = "approved", "Approved"
-        REJECTED = "rejected", "Rejected"
-        JUDGED = "judged", "Judged"
-        GOLD = "gold", "Gold"
-        EXCLUDED = "excluded", "Excluded"
+        DRAFT = "draft", gettext_lazy("Draft")
+        SUBMITTED = "submitted", gettext_lazy("Submitted")
+        REVISION_REQUESTED = "revision_requested", gettext_lazy("Revision requested")
+        APPROVED = "approved", gettext_lazy("Approved")
+        REJECTED = "rejected", gettext_lazy("Rejected")
+        JUDGED = "judged", gettext_lazy("Judged")
+        GOLD = "gold", gettext_lazy("Gold")
+        EXCLUDED = "excluded", gettext_lazy("Excluded")
 
     class Source(models.TextChoices):
-        HUMAN = "human", "Human"
-        LLM_GEN = "llm_gen", "LLM generated"
-        LLM_ADAPT = "llm_adapt", "LLM adapted"
-        IMPORT = "import", "Imported"
+        HUMAN = "human", gettext_lazy("Human")
+        LLM_GEN = "llm_gen", gettext_lazy("LLM generated")
+        LLM_ADAPT = "llm_adapt", gettext_lazy("LLM adapted")
+        IMPORT = "import", gettext_lazy("Imported")
 
     # Lookups by project (and by project and status) use the (project, status) index, lookups by
     # assignment the unique (assignment, slot) one: single-column indexes on them, or on status alone
@@ -66,6 +67,10 @@ class Item(models.Model):
     )
     # Identifier in an external release (e.g. a released file's `id`); unique per project when set.
     external_id = models.CharField(max_length=200, blank=True)
+    # A code of the project's ProjectLanguage rows (issue 13): lists filter by it, exports carry it and
+    # item pages mark the text with its lang/dir. No index of its own: the list filters it while walking
+    # the (project, updated_at, id) index, and every index slows each bulk write.
+    language = models.CharField(max_length=20, blank=True, default="", db_default="")
     status_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -92,6 +97,20 @@ class Item(models.Model):
 
     def __str__(self) -> str:
         return f"Item {self.pk} ({self.status})"
+
+    def save(self, *args, **kwargs):
+        # A new item nobody gave a language to (a model's draft, a script) gets its project's first one.
+        if self._state.adding and not self.language and self.project_id:
+            from annotation.models.projects import ProjectLanguage
+
+            self.language = (
+                ProjectLanguage.objects.filter(project_id=self.project_id)
+                .order_by("position", "code")
+                .values_list("code", flat=True)
+                .first()
+                or ""
+            )
+        super().save(*args, **kwargs)
 
 
 class ItemVersion(models.Model):

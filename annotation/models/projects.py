@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from annotation.task_types import project_settings
 
@@ -10,6 +11,13 @@ class Project(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     task_type = models.CharField(max_length=40)
     guidelines = models.TextField(blank=True, help_text="Markdown shown to annotators beside the form.")
+    # Issue 13: the answering/judging page shows these, not the writing guidelines above.
+    judging_guidelines = models.TextField(blank=True, default="", db_default="")
+    # Issue 13: the guidelines in other languages, {"<language code>": {"writing": md, "judging": md}}; the
+    # user's UI language picks one, falling back to the two fields above (annotation.guidelines).
+    guidelines_translations = models.JSONField(
+        default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField())
+    )
     authors_per_concept = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)])
     # A bound on annotator memberships: an import or an admin can't make more (a 213-byte file once
     # created 2,000 accounts by naming annotator Z2000).
@@ -45,8 +53,8 @@ class Project(models.Model):
 
 class ProjectLanguage(models.Model):
     class Direction(models.TextChoices):
-        LTR = "ltr", "Left to right"
-        RTL = "rtl", "Right to left"
+        LTR = "ltr", gettext_lazy("Left to right")
+        RTL = "rtl", gettext_lazy("Right to left")
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="languages")
     code = models.CharField(max_length=20, help_text="BCP 47 code, e.g. id, su, ar.")
@@ -64,9 +72,9 @@ class ProjectLanguage(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
-        ADMIN = "admin", "Admin"
-        REVIEWER = "reviewer", "QC reviewer"
-        ANNOTATOR = "annotator", "Annotator"
+        ADMIN = "admin", gettext_lazy("Admin")
+        REVIEWER = "reviewer", gettext_lazy("QC reviewer")
+        ANNOTATOR = "annotator", gettext_lazy("Annotator")
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
@@ -121,10 +129,10 @@ class Invitation(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        PENDING = "pending", gettext_lazy("Pending")
+        ACCEPTED = "accepted", gettext_lazy("Accepted")
+        DECLINED = "declined", gettext_lazy("Declined")
+        WITHDRAWN = "withdrawn", gettext_lazy("Withdrawn")
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="invitations")
     username = models.CharField(max_length=150)
@@ -173,6 +181,8 @@ class Concept(models.Model):
     # The catalog unit's task-type attributes, validated by the task type: a premise keeps its
     # text, genre, topic, document id and sentence size here; a plain concept needs none.
     data = models.JSONField(default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField()))
+    # Retired units get no new assignments from the planners; their items and past work stay.
+    retired_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["category_id", "name"]

@@ -8,6 +8,7 @@ sees who passed and admits them; until then the applicant cannot open work.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from annotation.models.projects import Membership, Project
 
@@ -29,12 +30,12 @@ class ScreeningSetup(models.Model):
 
 class Application(models.Model):
     class Status(models.TextChoices):
-        SCREENING = "screening", "Screening form"
-        TRAINING = "training", "Training"
-        PILOT = "pilot", "Pilot"
-        PASSED = "passed", "Passed, waiting to be admitted"
-        FAILED = "failed", "Not admitted"
-        ADMITTED = "admitted", "Admitted"
+        SCREENING = "screening", gettext_lazy("Screening form")
+        TRAINING = "training", gettext_lazy("Training")
+        PILOT = "pilot", gettext_lazy("Pilot")
+        PASSED = "passed", gettext_lazy("Passed, waiting to be admitted")
+        FAILED = "failed", gettext_lazy("Not admitted")
+        ADMITTED = "admitted", gettext_lazy("Admitted")
 
     membership = models.OneToOneField(Membership, on_delete=models.CASCADE, related_name="application")
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCREENING)

@@ -221,7 +221,7 @@ def unit_catalog(*, project: Project, slot_key: str = "") -> dict[str, list[str]
     """The project's categories, each with the names of its concepts an author may pick, in catalog order.
     Writing slots (concepts whose data has `slot_key` true) are left out, in the database: a project may
     hold thousands of them."""
-    concepts = project.concepts.all()
+    concepts = project.concepts.filter(retired_at__isnull=True)  # a retired unit is not offered to writers
     if slot_key:
         # Not exclude(): a unit without the key has a NULL there, and NOT (NULL = true) drops it too.
         concepts = concepts.filter(Q(**{f"data__{slot_key}__isnull": True}) | ~Q(**{f"data__{slot_key}": True}))

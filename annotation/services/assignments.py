@@ -9,10 +9,12 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Concept, Membership, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
+from annotation.selectors.skips import skipped_units
 from annotation.services.screening import admitted_only, work_gate
 from annotation.task_types import get_task_type
 
@@ -52,9 +54,11 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
     k = project.authors_per_concept
     if len(annotators) < k:
         raise InvalidInput(
-            f"Planning needs at least {k} active annotators (authors per concept); the project has {len(annotators)}."
+            gettext("Planning needs at least %(k)s active annotators (authors per concept); the project has %(len)s.")
+            % {"k": k, "len": len(annotators)}
         )
-    concepts = Concept.objects.filter(project=project)
+    # Retired concepts get no new work (their unstarted rows are removed below); their items stay.
+    concepts = Concept.objects.filter(project=project, retired_at__isnull=True)
     slot_key = get_task_type(project.task_type).plan_slot_key
     if slot_key and concepts.filter(**{f"data__{slot_key}": True}).exists():
         # Writing slots: only they are planned (the author picks the item's own unit when writing).
@@ -67,6 +71,9 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
     asked = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR, target_item__isnull=False)
     excluded: dict[int, set[int]] = {}
     for concept_id, user_id in asked.values_list("concept_id", "user_id"):
+        excluded.setdefault(concept_id, set()).add(user_id)
+    # A skipped unit never goes back to the annotator who skipped it (annotation.services.skips).
+    for concept_id, user_id in skipped_units(project=project, kind=Assignment.Kind.AUTHOR):
         excluded.setdefault(concept_id, set()).add(user_id)
     existing = list(
         Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR, target_item__isnull=True).values_list(

@@ -3,6 +3,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
 from annotation.importing.concepts import decode, detect_format, parse_concepts
@@ -44,7 +45,7 @@ def concepts_import(*, project: Project, data: bytes, filename: str = "", fmt: s
         parsed = parse_concepts(text, fmt, languages)
     if parsed.errors:
         raise InvalidInput(
-            f"Nothing was imported: {len(parsed.errors)} problem(s) in the file.",
+            gettext("Nothing was imported: %(len)s problem(s) in the file.") % {"len": len(parsed.errors)},
             field_errors={"file": parsed.errors},
         )
 

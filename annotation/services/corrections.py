@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext
 
 from annotation import limits
 from annotation.errors import IllegalTransition, NotAllowed
@@ -40,7 +41,7 @@ def correction_send_to_author(*, judgment_id: int, reviewer: AbstractBaseUser, n
     note = limits.check_text(note.strip(), field="note", max_length=limits.FEEDBACK)
     item_id = Judgment.objects.filter(pk=judgment_id).values_list("item_id", flat=True).first()
     if item_id is None:
-        raise NotAllowed("No such judgment.")
+        raise NotAllowed(gettext("No such judgment."))
     # Lock order as elsewhere: the item, then what hangs off it.
     item = Item.objects.select_for_update(of=("self",)).select_related("project").get(pk=item_id)
     judgment = Judgment.objects.select_for_update().get(pk=judgment_id)
@@ -48,17 +49,18 @@ def correction_send_to_author(*, judgment_id: int, reviewer: AbstractBaseUser, n
         project=item.project, user=reviewer, role__in=REVIEWER_ROLES, is_active=True
     ).exists()
     if not is_reviewer:
-        raise NotAllowed("Only the project's reviewers can send corrections to authors.")
+        raise NotAllowed(gettext("Only the project's reviewers can send corrections to authors."))
     if item.author_id == reviewer.pk:
-        raise NotAllowed("You can't review your own item.")
+        raise NotAllowed(gettext("You can't review your own item."))
     flags = judgment.flags or {}
     if not flags.get("error"):
-        raise IllegalTransition("This judgment flags no error.")
+        raise IllegalTransition(gettext("This judgment flags no error."))
     if flags.get("correction_status") == SENT:
-        raise IllegalTransition("This correction was already sent to the author.")
+        raise IllegalTransition(gettext("This correction was already sent to the author."))
     if item.status not in IN_JUDGING:
         raise IllegalTransition(
-            f"Only an approved item can be sent back; this one is {item.get_status_display().lower()}."
+            gettext("Only an approved item can be sent back; this one is %(get_status_display)s.")
+            % {"get_status_display": item.get_status_display().lower()}
         )
     item.status = Item.Status.REVISION_REQUESTED
     item.reviewer = reviewer

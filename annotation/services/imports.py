@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from annotation import limits
 from annotation.batching import fewer_gc_passes
@@ -138,7 +139,9 @@ def _opened(source: Source):
         try:
             handle = open(source, "rb")  # noqa: SIM115 - closed below
         except OSError as exc:
-            raise InvalidInput(f"Can't read {source}: {exc.strerror}.") from None
+            raise InvalidInput(
+                gettext("Can't read %(source)s: %(strerror)s.") % {"source": source, "strerror": exc.strerror}
+            ) from None
         with handle:
             yield handle
     else:
@@ -185,7 +188,8 @@ def items_import(
     language = (language or "").strip()
     if not language:
         raise InvalidInput(
-            "Give the language code of the file (e.g. id, su).", field_errors={"language": ["Required."]}
+            gettext("Give the language code of the file (e.g. id, su)."),
+            field_errors={"language": [gettext("Required.")]},
         )
     regions = {k.strip(): v.strip() for k, v in (annotator_regions or {}).items() if k.strip()}
     for region in regions.values():
@@ -205,6 +209,7 @@ def items_import(
                 records=fmt.importer.records(stream, scan=scan),
                 users=users,
                 gold=gold_rules_for_import(),
+                language=language,
             )
     except ImportFileError as exc:
         raise InvalidInput(str(exc), field_errors={"file": [str(exc)]}) from None
@@ -230,7 +235,10 @@ def _project(slug: str, task_type: str, language: str, creator: AbstractBaseUser
     project = Project.objects.select_for_update().filter(slug=slug).first()
     if project is not None:
         if project.task_type != task_type:
-            raise InvalidInput(f"Project “{slug}” is a {project.task_type} project, not {task_type}.")
+            raise InvalidInput(
+                gettext("Project “%(slug)s” is a %(task_type)s project, not %(task_type2)s.")
+                % {"slug": slug, "task_type": project.task_type, "task_type2": task_type}
+            )
         languages = list(project.languages.values_list("code", flat=True))
         if language in languages:
             return project, False, False
@@ -250,7 +258,10 @@ def _project(slug: str, task_type: str, language: str, creator: AbstractBaseUser
     from qc.services import error_types_seed
 
     if not slugify(slug) or slugify(slug) != slug:
-        raise InvalidInput(f"“{slug}” can't be a project address: use lower-case letters, digits and dashes.")
+        raise InvalidInput(
+            gettext("“%(slug)s” can't be a project address: use lower-case letters, digits and dashes.")
+            % {"slug": slug}
+        )
     tt = get_task_type(task_type)
     project = Project.objects.create(name=slug, slug=slug, task_type=task_type)
     ProjectLanguage.objects.create(project=project, code=language, name=language, direction=direction_of(language))

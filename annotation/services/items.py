@@ -15,10 +15,13 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Concept, Item, ItemVersion
+from annotation.services.drafts import work_draft_clear
+from annotation.services.item_language import author_default_language, items_set_language, language_checked
 from annotation.services.screening import work_gate
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import TaskType
@@ -32,10 +35,10 @@ def _lock_authoring(assignment_id: int, user: AbstractBaseUser) -> tuple[Assignm
         Assignment.objects.select_for_update(of=("self",)).select_related("project", "concept").get(pk=assignment_id)
     )
     if assignment.user_id != user.pk or assignment.kind != Assignment.Kind.AUTHOR:
-        raise NotAllowed("This assignment is not yours.")
+        raise NotAllowed(gettext("This assignment is not yours."))
     work_gate(project=assignment.project, user_id=user.pk)
     if assignment.status == Assignment.Status.CANCELLED:
-        raise IllegalTransition("This assignment was cancelled; open your queue for the next one.")
+        raise IllegalTransition(gettext("This assignment was cancelled; open your queue for the next one."))
     items = Item.objects.select_for_update().filter(assignment=assignment).order_by("pk")
     return assignment, {item.slot: item for item in items}
 
@@ -47,8 +50,10 @@ def _unit_payloads(tt: TaskType, data: dict[str, Any]) -> list[dict[str, Any]]:
     given = data.get("items") if isinstance(data, dict) else None
     if not isinstance(given, list | tuple) or len(given) != tt.items_per_unit:
         raise InvalidInput(
-            f"Give the {tt.items_per_unit} items of this unit.",
-            field_errors={"items": [f"Give a list of {tt.items_per_unit} items."]},
+            gettext("Give the %(items_per_unit)s items of this unit.") % {"items_per_unit": tt.items_per_unit},
+            field_errors={
+                "items": [gettext("Give a list of %(items_per_unit)s items.") % {"items_per_unit": tt.items_per_unit}]
+            },
         )
     payloads, errors = [], {}
     for slot, entry in enumerate(given):
@@ -59,7 +64,7 @@ def _unit_payloads(tt: TaskType, data: dict[str, Any]) -> list[dict[str, Any]]:
             for field, messages in exc.field_errors.items():
                 errors[f"{field}_{slot + 1}"] = messages
     if errors:
-        raise InvalidInput("The items can't be saved: check the highlighted fields.", field_errors=errors)
+        raise InvalidInput(gettext("The items can't be saved: check the highlighted fields."), field_errors=errors)
     return payloads
 
 
@@ -97,21 +102,31 @@ def _picked_units(
             current = items[slot].concept if slot in items and items[slot].concept_id else assignment.concept
             if submit and current is not None and not tt.unit_pickable(current.data or {}):
                 errors[category_key + suffix] = [
-                    f"Choose a {category_key} and a {concept_key} from the project's list."
+                    gettext("Choose a %(category_key)s and a %(concept_key)s from the project's list.")
+                    % {"category_key": category_key, "concept_key": concept_key}
                 ]
             picked.append(None)
             continue
         if not category:
-            errors[category_key + suffix] = [f"Choose a {category_key}."]
+            errors[category_key + suffix] = [gettext("Choose a %(category_key)s.") % {"category_key": category_key}]
         elif not assignment.project.categories.filter(name=category).exists():
-            errors[category_key + suffix] = [f"“{category}” is not a {category_key} of this project."]
+            errors[category_key + suffix] = [
+                gettext("“%(category)s” is not a %(category_key)s of this project.")
+                % {"category": category, "category_key": category_key}
+            ]
         elif not name:
-            errors[concept_key + suffix] = [f"Choose a {concept_key} of “{category}”."]
+            errors[concept_key + suffix] = [
+                gettext("Choose a %(concept_key)s of “%(category)s”.")
+                % {"concept_key": concept_key, "category": category}
+            ]
         else:
             concept = Concept.objects.filter(project=assignment.project, category__name=category, name=name).first()
             if concept is None or not tt.unit_pickable(concept.data or {}):
                 concept = None
-                errors[concept_key + suffix] = [f"“{name}” is not a {concept_key} of “{category}” in this project."]
+                errors[concept_key + suffix] = [
+                    gettext("“%(name)s” is not a %(concept_key)s of “%(category)s” in this project.")
+                    % {"name": name, "concept_key": concept_key, "category": category}
+                ]
         picked.append(concept)
     return picked, errors
 
@@ -126,8 +141,11 @@ def _set_units(items: list[Item], picked: list[Concept | None]) -> None:
 
 def _not_editable(item: Item) -> IllegalTransition:
     return IllegalTransition(
-        f"This item is {item.get_status_display().lower()}; it can only be edited as a draft or when a "
-        "reviewer asks for a revision."
+        gettext(
+            "This item is %(get_status_display)s; it can only be edited as a draft or when a reviewer "
+            "asks for a revision."
+        )
+        % {"get_status_display": item.get_status_display().lower()}
     )
 
 
@@ -169,6 +187,7 @@ def _editable_items(
                 concept=assignment.concept,
                 assignment=assignment,
                 slot=slot,
+                language=author_default_language(project=assignment.project, user=user),
             )
         if assignment.status == Assignment.Status.PENDING:
             assignment.status = Assignment.Status.ACTIVE
@@ -188,7 +207,12 @@ def _frozen_payloads(payloads: list[dict[str, Any]], items: dict[int, Item]) -> 
 
 @transaction.atomic
 def unit_save_draft(
-    *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = ""
+    *,
+    assignment_id: int,
+    user: AbstractBaseUser,
+    data: dict[str, Any],
+    justification: str = "",
+    language: str | None = None,
 ) -> list[Item]:
     """Save the author's work on a unit without judging it; returns the unit's items in slot order."""
     assignment, items = _lock_authoring(assignment_id, user)
@@ -197,19 +221,30 @@ def unit_save_draft(
     _check_references(tt, assignment, items, payloads)
     picked, pick_errors = _picked_units(tt, assignment, items, payloads, submit=False)
     if pick_errors:
-        raise InvalidInput(f"The item can't be saved: check the {', '.join(pick_errors)}.", field_errors=pick_errors)
+        raise InvalidInput(
+            gettext("The item can't be saved: check the %(join)s.") % {"join": ", ".join(pick_errors)},
+            field_errors=pick_errors,
+        )
     justification = limits.check_text(justification.strip(), field="justification", max_length=limits.JUSTIFICATION)
     editable = _editable_items(assignment=assignment, items=items, user=user, count=len(payloads))
     for item in editable:
         note = "draft" if item.status == Item.Status.DRAFT else "revision"
         _write_version(item=item, user=user, payload=payloads[item.slot], justification=justification, note=note)
     _set_units(editable, picked)
+    if language is not None:  # issue 13: the writer's choice (None: the default given at creation)
+        items_set_language(editable, language_checked(assignment.project, language))
+    work_draft_clear(assignment_id=assignment.pk)  # the item now holds what the autosave kept
     return [items[slot] for slot in sorted(items)]
 
 
 @transaction.atomic
 def unit_submit(
-    *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], justification: str = ""
+    *,
+    assignment_id: int,
+    user: AbstractBaseUser,
+    data: dict[str, Any],
+    justification: str = "",
+    language: str | None = None,
 ) -> list[Item]:
     """Validate the unit and submit its editable items for review (or approve them at once when the
     task type's settings switch QC review off); returns the unit's items in slot order."""
@@ -217,7 +252,10 @@ def unit_submit(
     tt = get_task_type(assignment.project.task_type)
     existing = [items[slot] for slot in sorted(items)]
     if existing and len(existing) == tt.items_per_unit and not any(i.status in EDITABLE for i in existing):
-        raise IllegalTransition(f"This item is already {existing[0].get_status_display().lower()}.")
+        raise IllegalTransition(
+            gettext("This item is already %(get_status_display)s.")
+            % {"get_status_display": existing[0].get_status_display().lower()}
+        )
     settings = project_settings(assignment.project)
     payloads = _frozen_payloads(_unit_payloads(tt, data), items)
     _check_references(tt, assignment, items, payloads)
@@ -229,13 +267,17 @@ def unit_submit(
     if check.errors or pick_errors or (check.warnings and not justification):
         errors = {**check.warnings, **check.errors} if not justification else dict(check.errors)
         errors.update(pick_errors)
-        raise InvalidInput("The item can't be submitted yet.", field_errors=errors)
+        raise InvalidInput(gettext("The item can't be submitted yet."), field_errors=errors)
     if not check.warnings:
         justification = ""  # kept only when it overrides a warning, so reviewers see it only then
 
+    if language is not None:
+        language = language_checked(assignment.project, language)
     now = timezone.now()
     new_status = Item.Status.SUBMITTED if tt.review_required(settings) else Item.Status.APPROVED
     for item in _editable_items(assignment=assignment, items=items, user=user, count=len(payloads)):
+        if language is not None:
+            items_set_language([item], language)
         note = "submitted" if item.status == Item.Status.DRAFT else "revision"
         version = _write_version(
             item=item, user=user, payload=payloads[item.slot], justification=justification, note=note
@@ -251,6 +293,7 @@ def unit_submit(
         assignment.completed_at = now
         assignment.lease_expires_at = None
         assignment.save(update_fields=["status", "completed_at", "lease_expires_at"])
+    work_draft_clear(assignment_id=assignment.pk)  # submitted: an autosaved draft must not come back over it
     return [items[slot] for slot in sorted(items)]
 
 

@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.errors import InvalidInput
@@ -27,6 +28,7 @@ from annotation.importing.bulkwrite import NULL, copy_lines, reserve_ids
 from annotation.models import Assignment, AssignmentTally, Item, Judgment, Membership, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
 from annotation.scope import judges_out_of_scope
+from annotation.selectors.skips import skipped_units
 from annotation.services.screening import admitted_only
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule
@@ -54,7 +56,7 @@ def judging_rule_for(project: Project) -> JudgingRule:
     task_type = get_task_type(project.task_type)
     rule = task_type.judging_rule(project_settings(project))
     if rule is None:
-        raise InvalidInput(f"{task_type.label} projects have no judging.")
+        raise InvalidInput(gettext("%(label)s projects have no judging.") % {"label": task_type.label})
     return rule
 
 
@@ -110,8 +112,11 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     # With rater groups, each group's planner checks its own numbers (an author need not be a rater).
     if len(annotators) < m + 1 and not rule.groups:
         raise InvalidInput(
-            f"{rule.activity} needs at least {m + 1} active annotators ({m} {rule.judges} per item besides its "
-            f"author); the project has {len(annotators)}."
+            gettext(
+                "%(activity)s needs at least %(m___1)s active annotators (%(m)s %(judges)s per item "
+                "besides its author); the project has %(len)s."
+            )
+            % {"activity": rule.activity, "m___1": m + 1, "m": m, "judges": rule.judges, "len": len(annotators)}
         )
 
     units: list[Unit] = []
@@ -156,6 +161,9 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     excluded = {item_id: (author_id,) for item_id, author_id in authors.items()}
     for item_id, users in others.items():
         excluded[item_id] = (*excluded.get(item_id, ()), *users)
+    # A skipped item never goes back to the judge who skipped it (annotation.services.skips).
+    for item_id, user_id in skipped_units(project=project, kind=rule.kind):
+        excluded[item_id] = (*excluded.get(item_id, ()), user_id)
     # A scoped task type (e.g. peers of the author's country): judges outside the author's scope never get it.
     for item_id, users in judges_out_of_scope(
         project=project, authors={u.id: authors.get(u.id) for u in units}, judges=annotators
@@ -167,7 +175,10 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
         else:
             slots = plan_balanced(units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded)
     except PlanningError as exc:
-        raise InvalidInput(f"{rule.activity} needs {m} annotators per item besides its author; {exc}") from None
+        raise InvalidInput(
+            gettext("%(activity)s needs %(m)s annotators per item besides its author; %(exc)s")
+            % {"activity": rule.activity, "m": m, "exc": exc}
+        ) from None
 
     if orphaned:
         Assignment.objects.filter(pk__in=orphaned).update(status=Assignment.Status.CANCELLED, lease_expires_at=None)
@@ -410,7 +421,10 @@ def _plan_round_bulk(
             units=units, workers=annotators, per_unit=need, seed=seed + round_, held=held, excluded=excluded
         )
     except PlanningError as exc:
-        raise InvalidInput(f"{rule.activity} round {round_} needs {need} more annotators per item; {exc}") from None
+        raise InvalidInput(
+            gettext("%(activity)s round %(round)s needs %(need)s more annotators per item; %(exc)s")
+            % {"activity": rule.activity, "round": round_, "need": need, "exc": exc}
+        ) from None
     base = _next_position(project.pk, rule.kind)
     _insert_judge_assignments(
         project.pk,

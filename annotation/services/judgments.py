@@ -7,44 +7,53 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation import limits
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment, Membership
 from annotation.services.judging import JUDGEABLE, judging_plan_item_round
 from annotation.services.screening import work_gate
+from annotation.services.undo import change_refusal
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import TaskType
 
 
 @transaction.atomic
-def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any]) -> Judgment:
+def judgment_record(
+    *, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any], only_unused: bool = False
+) -> Judgment:
     """Save the user's judgment for their judge assignment, recompute the item's gold decision, and plan
     the item's next round when that decision asks for one.
 
     data: what the task type's normalize_judgment reads (e.g. {"answer": "C", "uncertain": false, "comment": ""}).
     Submitting again updates the same judgment. Refused, with nothing changed: someone else's or a
     cancelled assignment, an item that is not approved, the user's own item, invalid input.
+    only_unused (the judging page and API: "Previous / undo"): a done answer changes only while nobody has
+    used it (annotation.services.undo.change_refusal), checked under the same locks at no extra query.
     """
     # Lock order everywhere: assignment, then item (both by pk), so two saves can't deadlock.
     assignment = (
         Assignment.objects.select_for_update(of=("self",)).select_related("project").filter(pk=assignment_id).first()
     )
     if assignment is None or assignment.user_id != user.pk:
-        raise NotAllowed("This assignment is not yours.")
+        raise NotAllowed(gettext("This assignment is not yours."))
     work_gate(project=assignment.project, user_id=user.pk)
     rule = get_task_type(assignment.project.task_type).judging_rule(project_settings(assignment.project))
     if rule is None or assignment.kind != rule.kind or assignment.target_item_id is None:
-        raise IllegalTransition("This is not a judging assignment.")
+        raise IllegalTransition(gettext("This is not a judging assignment."))
     if assignment.status == Assignment.Status.CANCELLED:
-        raise IllegalTransition("This assignment was cancelled; open your queue for the next one.")
+        raise IllegalTransition(gettext("This assignment was cancelled; open your queue for the next one."))
     # The item's row lock also makes the next round's plan happen once (see judging_plan_item_round).
     item = Item.objects.select_for_update().get(pk=assignment.target_item_id)
+    if only_unused and (refusal := _change_refusal(assignment, item)):
+        raise IllegalTransition(refusal)
     if item.author_id is not None and item.author_id == user.pk:
-        raise NotAllowed(f"You can't {rule.verb} your own item.")
+        raise NotAllowed(gettext("You can't %(verb)s your own item.") % {"verb": rule.verb})
     if item.status not in JUDGEABLE:
         raise IllegalTransition(
-            f"Only approved items can be {rule.verb_past}; this one is {item.get_status_display().lower()}."
+            gettext("Only approved items can be %(verb_past)s; this one is %(get_status_display)s.")
+            % {"verb_past": rule.verb_past, "get_status_display": item.get_status_display().lower()}
         )
     task_type = get_task_type(item.task_type)
     clean = task_type.normalize_judgment(data)
@@ -90,3 +99,14 @@ def judgment_record(*, assignment_id: int, user: AbstractBaseUser, data: dict[st
     if next_round is not None and next_round <= len(rule.per_round):
         judging_plan_item_round(item=item, rule=rule, round_=next_round)
     return judgment
+
+
+def _change_refusal(assignment: Assignment, item: Item) -> str:
+    return change_refusal(
+        status=assignment.status,
+        completed_at=assignment.completed_at,
+        round_=assignment.round,
+        item_status=item.status,
+        item_round=item.judging_round,
+        now=timezone.now(),
+    )

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Invitation, Membership, Project
@@ -63,12 +64,14 @@ def member_add(
     username = username_check((username or "").strip())
     code = member_code_check(code)
     if role not in Membership.Role.values:
-        raise InvalidInput(f"Unknown role {role!r}.", field_errors={"role": ["Choose admin, reviewer or annotator."]})
+        raise InvalidInput(
+            f"Unknown role {role!r}.", field_errors={"role": [gettext("Choose admin, reviewer or annotator.")]}
+        )
     if password:
         if not actor.is_staff:
             raise NotAllowed(
-                "Only a platform admin can create accounts; invite an existing user by name instead.",
-                field_errors={"password": ["Leave empty: project admins invite people by user name."]},
+                gettext("Only a platform admin can create accounts; invite an existing user by name instead."),
+                field_errors={"password": [gettext("Leave empty: project admins invite people by user name.")]},
             )
         user = user_create(username=username, password=password)
         return MemberAddResult(membership=membership_add(project=project, user=user, role=role, code=code))
@@ -88,8 +91,8 @@ def member_add(
 def _refuse_self(membership: Membership, actor: AbstractBaseUser, *, leaving: bool = False) -> None:
     if membership.user_id == actor.pk:
         if leaving:
-            raise InvalidInput("You can't remove yourself from the project; ask another admin.")
-        raise InvalidInput("You can't change your own role; ask another admin.")
+            raise InvalidInput(gettext("You can't remove yourself from the project; ask another admin."))
+        raise InvalidInput(gettext("You can't change your own role; ask another admin."))
 
 
 @transaction.atomic
@@ -120,7 +123,8 @@ def member_set_group(*, membership: Membership, group: str) -> Membership:
     group = (group or "").strip()
     if len(group) > GROUP_MAX or not all(ch.isalnum() or ch in "-_" for ch in group):
         raise InvalidInput(
-            f"A group is at most {GROUP_MAX} letters, digits, '-' or '_'.", field_errors={"group": ["Not valid."]}
+            gettext("A group is at most %(GROUP_MAX)s letters, digits, '-' or '_'.") % {"GROUP_MAX": GROUP_MAX},
+            field_errors={"group": [gettext("Not valid.")]},
         )
     locked = Membership.objects.select_for_update().get(pk=membership.pk)
     if locked.group != group:
@@ -151,7 +155,9 @@ def invitation_create(
                 project=project, username=username, role=role, code=code, invited_by=invited_by
             )
     except IntegrityError:  # the same name invited at the same moment by another admin
-        raise Conflict(f"“{username}” was just invited by someone else; reload the page.") from None
+        raise Conflict(
+            gettext("“%(username)s” was just invited by someone else; reload the page.") % {"username": username}
+        ) from None
     logger.info("member.invited", extra={"project": project.pk, "invitation": invitation.pk, "role": role})
     return invitation
 
@@ -159,9 +165,12 @@ def invitation_create(
 def _lock_pending(invitation_id: int) -> Invitation:
     invitation = Invitation.objects.select_for_update().select_related("project").filter(pk=invitation_id).first()
     if invitation is None:
-        raise InvalidInput("No such invitation.")
+        raise InvalidInput(gettext("No such invitation."))
     if invitation.status != Invitation.Status.PENDING:
-        raise IllegalTransition(f"This invitation is already {invitation.get_status_display().lower()}.")
+        raise IllegalTransition(
+            gettext("This invitation is already %(get_status_display)s.")
+            % {"get_status_display": invitation.get_status_display().lower()}
+        )
     return invitation
 
 
@@ -170,7 +179,7 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Membersh
     """The invited person joins the project with the offered role (through the membership rules)."""
     invitation = _lock_pending(invitation_id)
     if invitation.username != user.get_username():
-        raise NotAllowed("This invitation is for someone else.")
+        raise NotAllowed(gettext("This invitation is for someone else."))
     membership = membership_add(project=invitation.project, user=user, role=invitation.role, code=invitation.code)
     invitation.status, invitation.decided_at = Invitation.Status.ACCEPTED, timezone.now()
     invitation.save(update_fields=["status", "decided_at"])
@@ -182,7 +191,7 @@ def invitation_accept(*, invitation_id: int, user: AbstractBaseUser) -> Membersh
 def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Invitation:
     invitation = _lock_pending(invitation_id)
     if invitation.username != user.get_username():
-        raise NotAllowed("This invitation is for someone else.")
+        raise NotAllowed(gettext("This invitation is for someone else."))
     invitation.status, invitation.decided_at = Invitation.Status.DECLINED, timezone.now()
     invitation.save(update_fields=["status", "decided_at"])
     return invitation
@@ -192,7 +201,7 @@ def invitation_decline(*, invitation_id: int, user: AbstractBaseUser) -> Invitat
 def invitation_withdraw(*, invitation_id: int, project: Project) -> Invitation:
     invitation = _lock_pending(invitation_id)
     if invitation.project_id != project.pk:
-        raise InvalidInput("No such invitation.")
+        raise InvalidInput(gettext("No such invitation."))
     invitation.status, invitation.decided_at = Invitation.Status.WITHDRAWN, timezone.now()
     invitation.save(update_fields=["status", "decided_at"])
     return invitation
@@ -207,7 +216,9 @@ def member_set_countries(*, membership: Membership, countries: list[str]) -> Mem
     """The countries a reviewer reviews for (Membership.countries; see annotation.scope): names as the
     authors' profiles give them, at most 30, blanks and repeats dropped. Items already decided stay so."""
     if not isinstance(countries, list | tuple) or not all(isinstance(c, str) for c in countries):
-        raise InvalidInput("Give a list of country names.", field_errors={"countries": ["A list of names."]})
+        raise InvalidInput(
+            gettext("Give a list of country names."), field_errors={"countries": [gettext("A list of names.")]}
+        )
     cleaned = list(dict.fromkeys(c.strip() for c in countries if c.strip()))
     if len(cleaned) > COUNTRIES_MAX or any(len(c) > COUNTRY_MAX_LENGTH for c in cleaned):
         message = f"At most {COUNTRIES_MAX} countries of at most {COUNTRY_MAX_LENGTH} characters each."

@@ -9,9 +9,11 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput
+from annotation.guidelines import guidelines_check
 from annotation.models import AnnotatorProfile, Membership, Project, ProjectLanguage
 from annotation.task_types import get_task_type, project_settings
 
@@ -31,15 +33,21 @@ def username_check(username: str) -> str:
     """The user name as stored, or InvalidInput: 1-150 letters, digits and @ . + - _ (Django's rule)."""
     if not isinstance(username, str) or not username or len(username) > USERNAME_MAX_LENGTH:
         raise InvalidInput(
-            f"A user name has 1 to {USERNAME_MAX_LENGTH} characters.",
-            field_errors={"username": [f"Use 1 to {USERNAME_MAX_LENGTH} characters."]},
+            gettext("A user name has 1 to %(USERNAME_MAX_LENGTH)s characters.")
+            % {"USERNAME_MAX_LENGTH": USERNAME_MAX_LENGTH},
+            field_errors={
+                "username": [
+                    gettext("Use 1 to %(USERNAME_MAX_LENGTH)s characters.")
+                    % {"USERNAME_MAX_LENGTH": USERNAME_MAX_LENGTH}
+                ]
+            },
         )
     try:
         _username_validator(username)
     except ValidationError:
         raise InvalidInput(
-            "A user name may contain only letters, digits and @ . + - _.",
-            field_errors={"username": ["Only letters, digits and @ . + - _."]},
+            gettext("A user name may contain only letters, digits and @ . + - _."),
+            field_errors={"username": [gettext("Only letters, digits and @ . + - _.")]},
         ) from None
     return username
 
@@ -48,8 +56,13 @@ def member_code_check(code: str) -> str:
     code = (code or "").strip()
     if len(code) > CODE_MAX_LENGTH or any(not ch.isprintable() for ch in code):
         raise InvalidInput(
-            f"A member code is at most {CODE_MAX_LENGTH} printable characters.",
-            field_errors={"code": [f"At most {CODE_MAX_LENGTH} printable characters."]},
+            gettext("A member code is at most %(CODE_MAX_LENGTH)s printable characters.")
+            % {"CODE_MAX_LENGTH": CODE_MAX_LENGTH},
+            field_errors={
+                "code": [
+                    gettext("At most %(CODE_MAX_LENGTH)s printable characters.") % {"CODE_MAX_LENGTH": CODE_MAX_LENGTH}
+                ]
+            },
         )
     return code
 
@@ -82,13 +95,18 @@ def project_create(
     _check_project_text(name=name, guidelines=guidelines)
     slug = slug or slugify(name)[:80]
     if not slug:
-        raise InvalidInput("A project needs a name.", field_errors={"name": ["Give the project a name."]})
+        raise InvalidInput(
+            gettext("A project needs a name."), field_errors={"name": [gettext("Give the project a name.")]}
+        )
     if Project.objects.filter(slug=slug).exists():
         raise InvalidInput(
-            f"A project with the address “{slug}” already exists.", field_errors={"slug": ["Already taken."]}
+            gettext("A project with the address “%(slug)s” already exists.") % {"slug": slug},
+            field_errors={"slug": [gettext("Already taken.")]},
         )
     if not languages:
-        raise InvalidInput("A project needs at least one language.", field_errors={"languages": ["Add one."]})
+        raise InvalidInput(
+            gettext("A project needs at least one language."), field_errors={"languages": [gettext("Add one.")]}
+        )
     task_settings = tt.settings_clean(settings)
     project = Project.objects.create(
         name=name,
@@ -121,19 +139,24 @@ def project_set_languages(*, project: Project, languages: list[dict[str, str]]) 
     for position, lang in enumerate(languages):
         code = (lang.get("code") or "").strip()
         if not code or code in seen:
-            raise InvalidInput(f"Language #{position + 1} has an empty or repeated code.")
+            raise InvalidInput(
+                gettext("Language #%(position___1)s has an empty or repeated code.") % {"position___1": position + 1}
+            )
         if len(code) > 20 or not LANGUAGE_CODE.fullmatch(code):
             raise InvalidInput(
-                f"Language #{position + 1}: “{code[:40]}” is not a language code (BCP 47, e.g. id, su, ar, jv-Latn).",
-                field_errors={"languages": ["Use a BCP 47 code such as id, su, ar or jv-Latn."]},
+                gettext(
+                    "Language #%(position___1)s: “%(code)s” is not a language code (BCP 47, e.g. id, su, ar, jv-Latn)."
+                )
+                % {"position___1": position + 1, "code": code[:40]},
+                field_errors={"languages": [gettext("Use a BCP 47 code such as id, su, ar or jv-Latn.")]},
             )
         name = (lang.get("name") or code).strip()
         if len(name) > 100:
-            raise InvalidInput(f"Language {code}: the name is longer than 100 characters.")
+            raise InvalidInput(gettext("Language %(code)s: the name is longer than 100 characters.") % {"code": code})
         seen.add(code)
         direction = lang.get("direction") or ProjectLanguage.Direction.LTR
         if direction not in ProjectLanguage.Direction.values:
-            raise InvalidInput(f"Language {code}: direction must be ltr or rtl.")
+            raise InvalidInput(gettext("Language %(code)s: direction must be ltr or rtl.") % {"code": code})
         rows.append(
             ProjectLanguage(project=project, code=code, name=name or code, direction=direction, position=position)
         )
@@ -145,11 +168,12 @@ def project_set_languages(*, project: Project, languages: list[dict[str, str]]) 
 def project_update(*, project: Project, languages: list[dict[str, str]] | None = None, **fields: Any) -> Project:
     """Change core fields and, by name, the task type's own settings (only those given change)."""
     allowed = {"name", "guidelines", "authors_per_concept", "plan_seed", "max_annotators"}
+    allowed |= {"judging_guidelines", "guidelines_translations"}  # issue 13: annotation.guidelines
     tt = get_task_type(project.task_type)
     setting_names = set(tt.settings_defaults())
     unknown = set(fields) - allowed - setting_names
     if unknown:
-        raise InvalidInput(f"These fields can't be changed: {', '.join(sorted(unknown))}.")
+        raise InvalidInput(gettext("These fields can't be changed: %(join)s.") % {"join": ", ".join(sorted(unknown))})
     _check_project_text(name=fields.get("name"), guidelines=fields.get("guidelines"))
     given_settings = {key: fields.pop(key) for key in setting_names & set(fields)}
     if given_settings:
@@ -159,6 +183,12 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
     project.save()
     if languages is not None:
         project_set_languages(project=project, languages=languages)
+    if "judging_guidelines" in fields or "guidelines_translations" in fields:
+        guidelines_check(
+            judging=fields.get("judging_guidelines"),
+            translations=fields.get("guidelines_translations"),
+            language_codes=set(project.languages.values_list("code", flat=True)),
+        )
     return project
 
 
@@ -169,7 +199,9 @@ def membership_add(
     """Add a member, or re-activate and re-role one who left. The one way anyone joins a project
     (pages, API, invitations, imports): the last-admin rule and the bound on annotators hold for all."""
     if role not in Membership.Role.values:
-        raise InvalidInput(f"Unknown role {role!r}.", field_errors={"role": ["Choose admin, reviewer or annotator."]})
+        raise InvalidInput(
+            f"Unknown role {role!r}.", field_errors={"role": [gettext("Choose admin, reviewer or annotator.")]}
+        )
     code = member_code_check(code)
     membership = Membership.objects.select_for_update().filter(project=project, user=user).first()
     joining_annotators = role == Membership.Role.ANNOTATOR and (
@@ -197,9 +229,14 @@ def _refuse_past_max_annotators(project: Project, *, adding: int) -> None:
     active = Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True).count()
     if active + adding > project.max_annotators:
         raise InvalidInput(
-            f"This project allows at most {project.max_annotators} annotators and has {active}; "
-            "raise the limit in the project settings first.",
-            field_errors={"role": [f"At most {project.max_annotators} annotators."]},
+            gettext(
+                "This project allows at most %(max_annotators)s annotators and has %(active)s; raise the "
+                "limit in the project settings first."
+            )
+            % {"max_annotators": project.max_annotators, "active": active},
+            field_errors={
+                "role": [gettext("At most %(max_annotators)s annotators.") % {"max_annotators": project.max_annotators}]
+            },
         )
 
 
@@ -212,7 +249,7 @@ def _refuse_removing_last_admin(membership: Membership) -> None:
         .values_list("pk", flat=True)
     )
     if admins == [membership.pk]:
-        raise IllegalTransition("A project needs at least one active admin; make someone else admin first.")
+        raise IllegalTransition(gettext("A project needs at least one active admin; make someone else admin first."))
 
 
 @transaction.atomic
@@ -229,7 +266,10 @@ def membership_deactivate(*, membership: Membership) -> Membership:
 def user_create(*, username: str, password: str | None, email: str = "") -> AbstractBaseUser:
     username = username_check(username)
     if User.objects.filter(username=username).exists():
-        raise InvalidInput(f"The user name “{username}” is taken.", field_errors={"username": ["Already taken."]})
+        raise InvalidInput(
+            gettext("The user name “%(username)s” is taken.") % {"username": username},
+            field_errors={"username": [gettext("Already taken.")]},
+        )
     return User.objects.create_user(username=username, email=email, password=password)
 
 
@@ -238,7 +278,7 @@ def profile_update(*, membership: Membership, **fields: Any) -> AnnotatorProfile
     """Set what a member told this project about themselves; other projects' profiles never change."""
     unknown = set(fields) - set(PROFILE_FIELDS) - {"screening_answers"}
     if unknown:
-        raise InvalidInput(f"Unknown profile fields: {', '.join(sorted(unknown))}.")
+        raise InvalidInput(gettext("Unknown profile fields: %(join)s.") % {"join": ", ".join(sorted(unknown))})
     for key, limit in PROFILE_MAX_LENGTHS.items():
         if fields.get(key) is not None:
             limits.check_text(fields[key], field=key, max_length=limit)

@@ -16,6 +16,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
@@ -39,7 +40,10 @@ Status = Application.Status
 def _check_items(items: Any, field: str) -> list[dict[str, Any]]:
     """Practice or pilot items: [{"question", "options": [2..10 texts], "answer": index, "feedback"}]."""
     if not isinstance(items, list) or len(items) > MAX_ITEMS:
-        raise InvalidInput(f"Give at most {MAX_ITEMS} items.", field_errors={field: ["A list of items."]})
+        raise InvalidInput(
+            gettext("Give at most %(MAX_ITEMS)s items.") % {"MAX_ITEMS": MAX_ITEMS},
+            field_errors={field: [gettext("A list of items.")]},
+        )
     cleaned = []
     for n, item in enumerate(items, start=1):
         options = item.get("options") if isinstance(item, dict) else None
@@ -84,7 +88,9 @@ def screening_configure(
         isinstance(c, dict) and str(c.get("code") or "").strip() and str(c.get("question") or "").strip()
         for c in criteria
     ):
-        raise InvalidInput("Each criterion needs a code and a question.", field_errors={"criteria": ["Not valid."]})
+        raise InvalidInput(
+            gettext("Each criterion needs a code and a question."), field_errors={"criteria": [gettext("Not valid.")]}
+        )
     training = _check_items(training_items or [], "training_items")
     pilot = _check_items(pilot_items or [], "pilot_items")
     pilot_pass = len(pilot) if pilot_pass is None else pilot_pass
@@ -92,7 +98,9 @@ def screening_configure(
         message = f"The pass mark must be between 0 and the {len(pilot)} pilot items."
         raise InvalidInput(message, field_errors={"pilot_pass": [message]})
     if not 1 <= max_attempts <= 10:
-        raise InvalidInput("Allow 1 to 10 pilot attempts.", field_errors={"max_attempts": ["1 to 10."]})
+        raise InvalidInput(
+            gettext("Allow 1 to 10 pilot attempts."), field_errors={"max_attempts": [gettext("1 to 10.")]}
+        )
     setup, _ = ScreeningSetup.objects.select_for_update().get_or_create(project=project)
     setup.required = required
     setup.criteria = [{"code": str(c["code"]).strip(), "question": str(c["question"]).strip()} for c in criteria]
@@ -133,9 +141,9 @@ GATE_MESSAGE = "Finish the screening, training and pilot, and be admitted by an 
 def _locked(membership: Membership) -> tuple[ScreeningSetup, Application]:
     setup = ScreeningSetup.objects.filter(project_id=membership.project_id).first()
     if setup is None or not setup.required:
-        raise IllegalTransition("This project has no screening.")
+        raise IllegalTransition(gettext("This project has no screening."))
     if membership.role != Membership.Role.ANNOTATOR:
-        raise NotAllowed("Only annotators apply.")
+        raise NotAllowed(gettext("Only annotators apply."))
     Application.objects.get_or_create(membership=membership)
     return setup, Application.objects.select_for_update().get(membership=membership)
 
@@ -143,7 +151,8 @@ def _locked(membership: Membership) -> tuple[ScreeningSetup, Application]:
 def _expect(application: Application, status: str) -> None:
     if application.status != status:
         raise IllegalTransition(
-            f"This step is done or not open yet: your application is at “{application.get_status_display()}”."
+            gettext("This step is done or not open yet: your application is at “%(get_status_display)s”.")
+            % {"get_status_display": application.get_status_display()}
         )
 
 
@@ -154,7 +163,7 @@ def screening_submit(*, membership: Membership, answers: dict[str, Any], country
     _expect(application, Status.SCREENING)
     codes = [c["code"] for c in setup.criteria]
     if not isinstance(answers, dict) or any(not isinstance(answers.get(code), bool) for code in codes):
-        raise InvalidInput("Answer every criterion yes or no.", field_errors={"answers": [", ".join(codes)]})
+        raise InvalidInput(gettext("Answer every criterion yes or no."), field_errors={"answers": [", ".join(codes)]})
     country = limits.check_text((country or "").strip(), field="country", max_length=100)
     country = canonical_country(project=membership.project, value=country)
     unmet = [c["code"] for c in setup.criteria if answers[c["code"]] is not True]
@@ -181,7 +190,8 @@ def _score(items: list[dict[str, Any]], answers: Any, field: str) -> list[bool]:
         )
     ):
         raise InvalidInput(
-            f"Answer each of the {len(items)} items with one option.", field_errors={field: ["Not valid."]}
+            gettext("Answer each of the %(len)s items with one option.") % {"len": len(items)},
+            field_errors={field: [gettext("Not valid.")]},
         )
     return [a == i["answer"] for a, i in zip(answers, items, strict=True)]
 
@@ -225,7 +235,7 @@ def application_admit(*, membership: Membership, admin: AbstractBaseUser) -> App
         project_id=membership.project_id, user=admin, role=Membership.Role.ADMIN, is_active=True
     ).exists()
     if not is_admin:
-        raise NotAllowed("Only the project's admins admit applicants.")
+        raise NotAllowed(gettext("Only the project's admins admit applicants."))
     _, application = _locked(membership)
     _expect(application, Status.PASSED)
     application.status = Status.ADMITTED

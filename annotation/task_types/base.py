@@ -4,6 +4,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from django.utils.translation import gettext
+
 from annotation.errors import InvalidInput
 
 
@@ -177,6 +179,7 @@ class ItemRecord(NamedTuple):
     judging_round: int
     payload: dict[str, Any]  # the current version's payload
     seconds: float | None = None  # time the author spent (assignment started -> completed), if known
+    language: str = ""  # the item's ProjectLanguage code (issue 13); every export row carries it
 
 
 class JudgmentRecord(NamedTuple):
@@ -372,10 +375,12 @@ class TaskType:
         Raises InvalidInput naming each refused field; unknown settings are refused, not dropped.
         """
         if not isinstance(data, dict):
-            raise InvalidInput("Settings must be an object.", field_errors={"settings": ["Give an object."]})
+            raise InvalidInput(
+                gettext("Settings must be an object."), field_errors={"settings": [gettext("Give an object.")]}
+            )
         field_errors: dict[str, list[str]] = {}
         for name in sorted(set(data) - set(self.settings_spec)):
-            field_errors[name] = [f"Unknown setting for {self.label}."]
+            field_errors[name] = [gettext("Unknown setting for %(label)s.") % {"label": self.label}]
         cleaned = self.settings_defaults()
         for name, spec in self.settings_spec.items():
             if name not in data:
@@ -385,21 +390,25 @@ class TaskType:
                 if isinstance(value, bool):
                     cleaned[name] = value
                 else:
-                    field_errors[name] = ["Give true or false."]
+                    field_errors[name] = [gettext("Give true or false.")]
             elif isinstance(spec, ChoiceSetting):
                 if value in spec.choices:
                     cleaned[name] = value
                 else:
-                    field_errors[name] = [f"Choose one of: {', '.join(spec.choices)}."]
+                    field_errors[name] = [gettext("Choose one of: %(join)s.") % {"join": ", ".join(spec.choices)}]
             elif isinstance(value, bool) or not isinstance(value, int):
-                field_errors[name] = ["Give a whole number."]
+                field_errors[name] = [gettext("Give a whole number.")]
             elif not spec.min_value <= value <= spec.max_value:
-                field_errors[name] = [f"Use a whole number from {spec.min_value} to {spec.max_value}."]
+                field_errors[name] = [
+                    gettext("Use a whole number from %(min_value)s to %(max_value)s.")
+                    % {"min_value": spec.min_value, "max_value": spec.max_value}
+                ]
             else:
                 cleaned[name] = value
         if field_errors:
             raise InvalidInput(
-                f"These settings are not valid: {', '.join(sorted(field_errors))}.", field_errors=field_errors
+                gettext("These settings are not valid: %(join)s.") % {"join": ", ".join(sorted(field_errors))},
+                field_errors=field_errors,
             )
         return cleaned
 
@@ -447,7 +456,10 @@ class TaskType:
     def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
         """Validate a catalog unit's task-type attributes (Concept.data); raise InvalidInput if bad."""
         if data:
-            raise InvalidInput(f"{self.label} units take no attributes.", field_errors={"data": ["Leave empty."]})
+            raise InvalidInput(
+                gettext("%(label)s units take no attributes.") % {"label": self.label},
+                field_errors={"data": [gettext("Leave empty.")]},
+            )
         return {}
 
     def unit_payloads_from_form(self, cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:

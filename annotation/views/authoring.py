@@ -10,11 +10,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
+from annotation.forms.work import SkipForm, restore_draft
 from annotation.models import Assignment, Item
 from annotation.selectors import (
     assignment_current,
@@ -25,7 +27,10 @@ from annotation.selectors import (
     unit_catalog,
     unit_items_besides,
 )
+from annotation.selectors.revisions import revision_assignment_next
 from annotation.services.assignments import assignment_claim_next
+from annotation.services.drafts import work_draft_for
+from annotation.services.item_language import author_default_language, project_languages
 from annotation.services.items import EDITABLE, unit_save_draft, unit_submit
 from annotation.task_types import get_task_type, project_settings
 from annotation.views.common import AUTHOR_ROLES, posted, project_context, revisions_for
@@ -42,6 +47,10 @@ def author_queue(request: HttpRequest, slug: str) -> HttpResponse:
     if (refused := gate_response(request, membership)) is not None:
         return refused
     project = membership.project
+    # Issue 13: work a reviewer sent back comes before anything new (the oldest request first).
+    sent_back = revision_assignment_next(project=project, user=request.user)
+    if sent_back is not None:
+        return redirect("author_item", slug=slug, assignment_id=sent_back)
     assignment = assignment_current(project=project, user=request.user, kind=AUTHOR) or assignment_claim_next(
         project=project, user=request.user, kind=AUTHOR
     )
@@ -83,7 +92,7 @@ class SaveOutcome:
     response: HttpResponse | None = None
 
 
-def _save(request: HttpRequest, *, form, task_type, assignment: Assignment) -> SaveOutcome:
+def _save(request: HttpRequest, *, form, task_type, assignment: Assignment, language: str | None = None) -> SaveOutcome:
     """Save a draft or submit, as the pressed button says; a refusal comes back as notice + status."""
     if not form.is_valid():
         return SaveOutcome(notice="Check the highlighted fields.", status=400)
@@ -94,7 +103,9 @@ def _save(request: HttpRequest, *, form, task_type, assignment: Assignment) -> S
     cleaned = dict(form.cleaned_data)
     try:
         data = _unit_data(task_type, cleaned)
-        item = service(assignment_id=assignment.pk, user=request.user, data=data, justification=justification)[0]
+        item = service(
+            assignment_id=assignment.pk, user=request.user, data=data, justification=justification, language=language
+        )[0]
     except DomainError as exc:
         outcome = SaveOutcome(notice=exc.message, status=exc.http_status)
         if isinstance(exc, InvalidInput):
@@ -103,7 +114,7 @@ def _save(request: HttpRequest, *, form, task_type, assignment: Assignment) -> S
         return outcome
     slug = assignment.project.slug
     if submit:
-        messages.success(request, "Submitted for review. Here is your next one.")
+        messages.success(request, gettext("Submitted for review. Here is your next one."))
         url = reverse("author_queue", args=[slug])
         return SaveOutcome(item=item, response=HttpResponseClientRedirect(url) if request.htmx else redirect(url))
     notice = f"Draft saved at {timezone.localtime():%H:%M:%S}."
@@ -138,6 +149,12 @@ def _planned_pick(task_type, item: Item | None, assignment: Assignment) -> dict:
     return {category_key: unit.category.name, concept_key: unit.name}
 
 
+def _skippable(assignment: Assignment, items: list[Item]) -> bool:
+    """Open work whose items (if any) are unsubmitted drafts may be skipped (annotation.services.skips)."""
+    open_work = assignment.status in (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
+    return open_work and all(i.status == Item.Status.DRAFT for i in items)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResponse:
@@ -160,9 +177,16 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         extra["catalog"] = unit_catalog(project=project, slot_key=task_type.plan_slot_key)
         initial = {**_planned_pick(task_type, item, assignment), **initial}
     form = task_type.form_class()(posted(request), initial=initial, **extra)
+    # Issue 13: the autosaved draft comes back into the form (a submitted item shows read-only instead).
+    draft = work_draft_for(assignment=assignment)
+    if draft is not None and not form.is_bound:
+        restore_draft(form, draft.fields)
     outcome = SaveOutcome()
+    # Issue 13: the item's language, chosen on the form only when the project has several.
+    languages = project_languages(project)
+    posted_language = request.POST.get("language") if request.method == "POST" and len(languages) > 1 else None
     if request.method == "POST":
-        outcome = _save(request, form=form, task_type=task_type, assignment=assignment)
+        outcome = _save(request, form=form, task_type=task_type, assignment=assignment, language=posted_language)
         if outcome.response is not None:
             return outcome.response
         if outcome.item is not None:
@@ -197,6 +221,12 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         last_review=reviews[-1] if reviews and item.status in SHOW_REVIEW else None,
         progress=author_progress(project=project, user=request.user),
         revisions=[r for r in revisions_for(project=project, user=request.user) if r.assignment_id != assignment.pk],
+        draft=draft if request.method == "GET" else None,  # a save just now replaced it with the item
+        skip_form=SkipForm() if _skippable(assignment, items) else None,
+        item_languages=languages if len(languages) > 1 else [],
+        item_language=posted_language
+        or (item.language if item is not None and item.language else "")
+        or (author_default_language(project=project, user=request.user) if len(languages) > 1 else ""),
     )
     if request.htmx:
         # htmx swaps only 2xx answers: a refused draft save is shown inside the form it replaces.

@@ -13,6 +13,7 @@ from annotation.models import Item, ItemVersion, Membership, Project
 from annotation.selectors import ADMIN, ANNOTATOR, REVIEWER, items_needing_revision
 from annotation.task_types import get_task_type
 from annotation.task_types.base import FieldChange, TaskType
+from annotation.views.nav import judging_nav
 
 ANY_ROLE = (ADMIN, REVIEWER, ANNOTATOR)
 ADMIN_ONLY = (ADMIN,)
@@ -43,6 +44,7 @@ def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:
         "is_annotator": membership.role == ANNOTATOR,
         **dict(zip(("page_lang", "page_dir"), page_language(project), strict=True)),
         "task_type": get_task_type(project.task_type),
+        **judging_nav(membership),  # issue 13: the judging queue's link and count in the navigation
         **extra,
     }
 

@@ -1,14 +1,20 @@
 """Item list and item detail with the full history of versions and reviews."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+from django.views.decorators.http import require_GET, require_POST
 
-from annotation.models import Item
+from annotation.errors import DomainError
+from annotation.models import Item, Membership
 from annotation.selectors import item_for_member, membership_for
 from annotation.selectors.items import item_list_page
-from annotation.views.common import ANY_ROLE, item_history, project_context
+from annotation.services.item_bulk import items_bulk_approve, items_bulk_reassign
+from annotation.views.common import ANY_ROLE, REVIEW_ROLES, item_history, project_context
+from annotation.views.item_filters import filter_query, item_filter_choices, item_filters_from, list_rows
 
 PAGE_SIZE = 50
 PAGE_SIZES = range(10, 101)
@@ -28,24 +34,32 @@ def _page_size(raw: str | None) -> int:
 def item_list(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=ANY_ROLE)
     context = project_context(membership)
-    status = request.GET.get("status", "")
-    if status not in Item.Status.values:
-        status = ""
     size = _page_size(request.GET.get("per_page"))
+    choices = item_filter_choices(membership)
+    filters = item_filters_from(request.GET, choices)
     page = item_list_page(
         membership=membership,
-        status=status,
         page=request.GET.get("page"),
         size=size,
         after=request.GET.get("after"),
         before=request.GET.get("before"),
+        filters=filters,
     )
-    task_type = context["task_type"]
-    rows = [
-        (item, task_type.summary(item.current_version.payload) if item.current_version else "") for item in page.items
-    ]
+    rows = list_rows(page.items, task_type=context["task_type"], dirs=choices.language_dirs, slug=slug)
     per_page = size if size != PAGE_SIZE else ""
-    context.update(page=page, rows=rows, status=status, statuses=Item.Status.choices, per_page=per_page)
+    query = filter_query(filters, per_page=per_page)
+    context.update(
+        page=page,
+        rows=rows,
+        status=filters.status,
+        statuses=Item.Status.choices,
+        sources=Item.Source.choices,
+        per_page=per_page,
+        filters=filters,
+        choices=choices,
+        filter_query=query,
+        bulk=membership.role in REVIEW_ROLES,
+    )
     return render(request, "annotation/item_list.html", context)
 
 
@@ -54,7 +68,19 @@ def item_list(request: HttpRequest, slug: str) -> HttpResponse:
 def item_detail(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=ANY_ROLE)
     item = item_for_member(membership=membership, item_id=item_id)
-    context = project_context(membership, item=item)
+    return item_detail_response(request, membership=membership, item=item)
+
+
+def item_detail_response(request: HttpRequest, *, membership, item: Item, status: int = 200, **extra) -> HttpResponse:
+    """The item page; also rendered by the gold override views (qc.views.adjudication) when they refuse."""
+    context = project_context(membership, item=item, **extra)
+    if membership.role in REVIEW_ROLES:
+        # Reviewers and admins adjudicate: every judgment, the majority, the gold decision, the overrides.
+        # Annotators keep the page without others' answers.
+        from qc.adjudication import item_adjudication  # qc depends on annotation, not the reverse
+
+        context["adjudication"] = item_adjudication(item=item)
+        context["can_override"] = membership.role == Membership.Role.ADMIN
     history = item_history(item=item, task_type=context["task_type"])
     context.update(
         history=history,
@@ -63,4 +89,48 @@ def item_detail(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
         and item.status in (Item.Status.DRAFT, Item.Status.REVISION_REQUESTED)
         and item.assignment_id is not None,
     )
-    return render(request, "annotation/item_detail.html", context)
+    return render(request, "annotation/item_detail.html", context, status=status)
+
+
+@login_required
+@require_POST
+def item_bulk(request: HttpRequest, slug: str) -> HttpResponse:
+    """Approve or re-assign the checked items (issue 13): all or nothing, back to the same list."""
+    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    back = reverse("item_list", args=[slug])
+    # The list's filters, to come back to the same list: only a query string after our own path.
+    raw_query = "".join(request.POST.get("back", "").split()).lstrip("?")
+    if raw_query:
+        back = f"{back}?{raw_query}"
+    action = request.POST.get("action", "")
+    try:
+        ids = [int(pk) for pk in request.POST.getlist("items")]
+    except ValueError:
+        ids = []
+    try:
+        if action == "approve":
+            result = items_bulk_approve(membership=membership, item_ids=ids)
+            messages.success(
+                request,
+                ngettext("Approved %(count)d item.", "Approved %(count)d items.", result.done) % {"count": result.done},
+            )
+        elif action == "reassign":
+            try:
+                to_user_id = int(request.POST.get("to_user") or 0)
+            except ValueError:
+                to_user_id = 0
+            result = items_bulk_reassign(membership=membership, item_ids=ids, to_user_id=to_user_id)
+            messages.success(
+                request,
+                ngettext(
+                    "Re-assigned the open work of %(count)d item (%(review)d to review, %(writing)d to write).",
+                    "Re-assigned the open work of %(count)d items (%(review)d to review, %(writing)d to write).",
+                    result.done,
+                )
+                % {"count": result.done, "review": result.review_moved, "writing": result.authoring_moved},
+            )
+        else:
+            messages.error(request, gettext("Choose an action: approve or re-assign."))
+    except DomainError as exc:
+        messages.error(request, gettext("Nothing was changed. %(reason)s") % {"reason": exc.message})
+    return redirect(back)

@@ -13,10 +13,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
+from annotation.forms.work import SkipForm
 from annotation.models import Assignment, Membership
 from annotation.selectors import assignment_current, membership_for
 from annotation.selectors.judgments import (
@@ -26,14 +28,16 @@ from annotation.selectors.judgments import (
     judge_item_for,
     own_judgment,
 )
+from annotation.selectors.undo import answer_change_refusal, last_answered
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.judging import judging_plan
-from annotation.services.judgments import judgment_record
+from annotation.services.undo import judgment_change
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule, TaskType
 from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, project_context, show_domain_error
 from annotation.views.screening import gate_response
 
+OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
 JUDGE_ROUTES = {"queue": "judge_queue", "item": "judge_item"}
 ANSWER_ROUTES = {"queue": "answer_queue", "item": "answer_item"}
 
@@ -65,9 +69,18 @@ def crossanswer_plan(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"{rule.activity} planned: {summary.items} items for {summary.workers} annotators; "
-                f"{summary.created} assignments created, {summary.reactivated} re-activated, "
-                f"{summary.moved} moved from annotators who left.",
+                gettext(
+                    "%(activity)s planned: %(items)s items for %(workers)s annotators; %(created)s assignments "
+                    "created, %(reactivated)s re-activated, %(moved)s moved from annotators who left."
+                )
+                % {
+                    "activity": rule.activity,
+                    "items": summary.items,
+                    "workers": summary.workers,
+                    "created": summary.created,
+                    "reactivated": summary.reactivated,
+                    "moved": summary.moved,
+                },
             )
         return redirect("crossanswer_plan", slug=slug)
     context = project_context(membership, overview=crossanswer_overview(project=project), rule=rule)
@@ -87,7 +100,16 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
     if assignment is not None:
         return redirect(routes["item"], slug=slug, assignment_id=assignment.pk)
     done, total = answer_progress(project=project, user=request.user, kind=rule.kind)
-    context = project_context(membership, done=done, total=total, rule=rule, queue_route=routes["queue"])
+    context = project_context(
+        membership,
+        done=done,
+        total=total,
+        rule=rule,
+        queue_route=routes["queue"],
+        # Issue 13: the last answer stays one click away (changeable while unused).
+        previous=last_answered(project=project, user=request.user, kind=rule.kind),
+        item_route=routes["item"],
+    )
     return render(request, "annotation/answer_queue.html", context)
 
 
@@ -112,7 +134,8 @@ def judge_item(
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            judgment_record(assignment_id=assignment.pk, user=request.user, data=form.judgment_data())
+            # The page's path: a done answer changes only while unused (annotation.services.undo).
+            judgment_change(assignment_id=assignment.pk, user=request.user, data=form.judgment_data())
         except DomainError as exc:
             status = show_domain_error(request, exc)
             if isinstance(exc, InvalidInput):
@@ -132,6 +155,11 @@ def judge_item(
         judgment_keys=json.dumps(task_type.judgment_keys, sort_keys=True),
         queue_route=routes["queue"],
         cancelled=assignment.status == Assignment.Status.CANCELLED,
+        # Issue 13: "Previous" (the last answer, changeable while unused) and skip with a reason.
+        change_refusal=answer_change_refusal(assignment=assignment),
+        previous=last_answered(project=project, user=request.user, kind=rule.kind, besides=assignment.pk),
+        item_route=routes["item"],
+        skip_form=SkipForm() if assignment.status in OPEN and not getattr(question, "is_own", False) else None,
         done=done,
         total=total,
     )

@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from annotation.errors import DomainError, InvalidInput
@@ -44,27 +45,32 @@ def project_members(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if action == "add":
                 if not add_form.is_valid():
-                    raise InvalidInput("Check the new member's details.")
+                    raise InvalidInput(gettext("Check the new member's details."))
                 result = member_add(project=project, actor=request.user, **add_form.cleaned_data)
                 messages.success(request, result.message)
             elif action == "role":
                 target = _member_of(project, request.POST.get("membership_id"))
                 role_form = MemberRoleForm(request.POST)
                 if not role_form.is_valid():
-                    raise InvalidInput("Choose admin, reviewer or annotator.")
+                    raise InvalidInput(gettext("Choose admin, reviewer or annotator."))
                 member_update(membership=target, actor=request.user, role=role_form.cleaned_data["role"])
-                messages.success(request, f"{target.user.username}'s role changed.")
+                messages.success(request, gettext("%(username)s's role changed.") % {"username": target.user.username})
             elif action == "deactivate":
                 target = _member_of(project, request.POST.get("membership_id"))
                 member_update(membership=target, actor=request.user, is_active=False)
-                messages.success(request, f"{target.user.username} no longer works on this project.")
+                messages.success(
+                    request,
+                    gettext("%(username)s no longer works on this project.") % {"username": target.user.username},
+                )
             elif action == "withdraw":
                 invitation = invitation_withdraw(
                     invitation_id=_invitation_id(request.POST.get("invitation_id")), project=project
                 )
-                messages.success(request, f"Invitation for “{invitation.username}” withdrawn.")
+                messages.success(
+                    request, gettext("Invitation for “%(username)s” withdrawn.") % {"username": invitation.username}
+                )
             else:
-                raise InvalidInput("Unknown action.")
+                raise InvalidInput(gettext("Unknown action."))
         except DomainError as exc:
             if action == "add":
                 apply_domain_error(add_form, exc)
@@ -92,7 +98,7 @@ def _invitation_id(value) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise InvalidInput("No such invitation.") from None
+        raise InvalidInput(gettext("No such invitation.")) from None
 
 
 def _profile_page(request: HttpRequest, membership: Membership, target: Membership, *, back: str) -> HttpResponse:
@@ -107,7 +113,7 @@ def _profile_page(request: HttpRequest, membership: Membership, target: Membersh
             apply_domain_error(form, exc)
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, f"Profile of {target.user.username} saved.")
+            messages.success(request, gettext("Profile of %(username)s saved.") % {"username": target.user.username})
             return redirect(back, slug=membership.project.slug)
     elif request.method == "POST":
         status = 400
@@ -139,10 +145,14 @@ def invitation_answer(request: HttpRequest, invitation_id: int, answer: str) -> 
     try:
         if answer == "accept":
             joined = invitation_accept(invitation_id=invitation.pk, user=request.user)
-            messages.success(request, f"You joined {joined.project.name} as {joined.get_role_display().lower()}.")
+            messages.success(
+                request,
+                gettext("You joined %(name)s as %(get_role_display)s.")
+                % {"name": joined.project.name, "get_role_display": joined.get_role_display().lower()},
+            )
             return redirect("project_detail", slug=joined.project.slug)
         invitation_decline(invitation_id=invitation.pk, user=request.user)
-        messages.success(request, f"Invitation to {invitation.project.name} declined.")
+        messages.success(request, gettext("Invitation to %(name)s declined.") % {"name": invitation.project.name})
     except DomainError as exc:
         show_domain_error(request, exc)
     return redirect("home")

@@ -5,10 +5,12 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import ProjectCreateForm, ProjectSettingsForm, apply_domain_error, format_languages
+from annotation.forms.guidelines import guidelines_fields, guidelines_initial, guidelines_pop
 from annotation.models import Assignment, Item, Membership
 from annotation.selectors import (
     author_progress,
@@ -44,7 +46,9 @@ def project_create(request: HttpRequest) -> HttpResponse:
             apply_domain_error(form, exc)
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, f"Project “{project.name}” created. Next: add members and concepts.")
+            messages.success(
+                request, gettext("Project “%(name)s” created. Next: add members and concepts.") % {"name": project.name}
+            )
             return redirect("project_detail", slug=project.slug)
     elif request.method == "POST":
         status = 400
@@ -62,6 +66,7 @@ def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
         items_visible_to(membership=membership).values_list("status").annotate(n=Count("id")).order_by()
     )
     context["status_counts"] = [(value, label, status_counts.get(value, 0)) for value, label in Item.Status.choices]
+    context["waiting_revision"] = status_counts.get(Item.Status.REVISION_REQUESTED, 0)  # issue 13
     if membership.role == Membership.Role.ANNOTATOR:
         context["progress"] = author_progress(project=project, user=request.user)
         context["revisions"] = revisions_for(project=project, user=request.user)
@@ -79,6 +84,16 @@ def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "annotation/project_detail.html", context)
 
 
+def _after(fields: dict, name: str, extra: dict) -> dict:
+    """`fields` with `extra` inserted after the field `name` (at the end if it is missing)."""
+    out = {}
+    for key, field in fields.items():
+        out[key] = field
+        if key == name:
+            out.update(extra)
+    return out | {key: field for key, field in extra.items() if key not in out}
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -93,17 +108,22 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "plan_seed": project.plan_seed,
         "max_annotators": project.max_annotators,
     }
+    # Issue 13: judging guidelines and guidelines per project language, after the writing guidelines.
+    guideline_languages = list(project.languages.order_by("position", "code").values_list("code", "name"))
+    initial.update(guidelines_initial(project, guideline_languages))
     form = ProjectSettingsForm(posted(request), initial=initial, task_type=get_task_type(project.task_type))
+    form.fields = _after(form.fields, "guidelines", guidelines_fields(guideline_languages))
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            project_update(project=project, **form.cleaned_data)
+            guidelines = guidelines_pop(form.cleaned_data, guideline_languages)
+            project_update(project=project, **guidelines, **form.cleaned_data)
         except InvalidInput as exc:
             project.refresh_from_db()  # the service set fields on this instance before its rollback
             apply_domain_error(form, exc)
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, gettext("Settings saved."))
             return redirect("project_settings", slug=project.slug)
     elif request.method == "POST":
         status = 400
@@ -121,8 +141,17 @@ def plan_authoring(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"Authoring planned: {summary.units} concepts for {summary.workers} annotators; "
-            f"{summary.created} assignments created, {summary.kept} kept, {summary.removed} removed, "
-            f"{summary.reactivated} re-activated.",
+            gettext(
+                "Authoring planned: %(units)s concepts for %(workers)s annotators; %(created)s assignments "
+                "created, %(kept)s kept, %(removed)s removed, %(reactivated)s re-activated."
+            )
+            % {
+                "units": summary.units,
+                "workers": summary.workers,
+                "created": summary.created,
+                "kept": summary.kept,
+                "removed": summary.removed,
+                "reactivated": summary.reactivated,
+            },
         )
     return redirect("project_detail", slug=slug)

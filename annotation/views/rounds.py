@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.errors import DomainError
@@ -53,5 +54,7 @@ def correction_send(request: HttpRequest, slug: str, judgment_id: int) -> HttpRe
     except DomainError as exc:
         show_domain_error(request, exc)
     else:
-        messages.success(request, f"Item #{item.pk} was sent back to its author with the proposed correction.")
+        messages.success(
+            request, gettext("Item #%(pk)s was sent back to its author with the proposed correction.") % {"pk": item.pk}
+        )
     return redirect("judging_rounds", slug=slug)

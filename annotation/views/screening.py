@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError, InvalidInput, NotAllowed
@@ -97,7 +98,10 @@ def screening_applicants(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as exc:
             show_domain_error(request, exc)
         else:
-            messages.success(request, f"{target.code or target.user.get_username()} is admitted.")
+            messages.success(
+                request,
+                gettext("%(get_username)s is admitted.") % {"get_username": target.code or target.user.get_username()},
+            )
         return redirect("screening_applicants", slug=slug)
     context = project_context(membership, applicants=applications_for(project=project))
     return render(request, "annotation/screening_applicants.html", context)
@@ -117,7 +121,7 @@ def member_countries(request: HttpRequest, slug: str, membership_id: int) -> Htt
         except DomainError as exc:
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, "Review countries saved.")
+            messages.success(request, gettext("Review countries saved."))
             return redirect("member_countries", slug=slug, membership_id=target.pk)
     context = project_context(membership, target=target, countries="\n".join(target.countries))
     return render(request, "annotation/member_countries.html", context, status=status)
@@ -140,7 +144,10 @@ def _json_list(text: str, field: str) -> list:
     try:
         value = json.loads(text or "[]")
     except json.JSONDecodeError as exc:
-        raise InvalidInput(f"{field}: not JSON ({exc.msg}).", field_errors={field: ["Not JSON."]}) from None
+        raise InvalidInput(
+            gettext("%(field)s: not JSON (%(msg)s).") % {"field": field, "msg": exc.msg},
+            field_errors={field: [gettext("Not JSON.")]},
+        ) from None
     return value
 
 
@@ -165,10 +172,10 @@ def screening_setup(request: HttpRequest, slug: str) -> HttpResponse:
             )
         except (DomainError, ValueError) as exc:
             if isinstance(exc, ValueError):
-                exc = InvalidInput("Give whole numbers for the pass mark and the attempts.")
+                exc = InvalidInput(gettext("Give whole numbers for the pass mark and the attempts."))
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, "Screening saved.")
+            messages.success(request, gettext("Screening saved."))
             return redirect("screening_setup", slug=slug)
     context = project_context(
         membership,

@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI files for /api/docs/, served locally
     "django_htmx",
     "template_partials",
     "csp",
@@ -43,11 +44,15 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The UI language from the browser (Accept-Language) or the language cookie (set_language).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before CSRF, which reads a form post: too large a request is refused before anything reads it.
     "config.middleware.RequestSizeLimitMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The signed-in user's own language and time zone win over the browser's (annotation.middleware).
+    "annotation.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -66,6 +71,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.tz",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -112,6 +119,14 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en"
+# The interface languages (catalogues in locale/, compiled .mo files kept in the repository so a
+# machine without gettext runs translated). Each named in its own language, as a chooser shows them.
+LANGUAGES = [
+    ("en", "English"),
+    ("id", "Bahasa Indonesia"),
+    ("ar", "العربية"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -151,6 +166,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Culturally grounded NLP dataset collection: projects, authoring, QC, agreement.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # /api/docs/: Swagger UI from drf-spectacular-sidecar's static files (no CDN); no online validator.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     # The schema maps every endpoint and field: only for people who can sign in.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     # Items and assignments both have a `status`; name their enums instead of letting them collide.

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from annotation.models import Project
 from annotation.task_types.base import BenchmarkSpec
@@ -23,7 +25,10 @@ def template_choices(spec: BenchmarkSpec, project: Project) -> list[tuple[str, s
         for t in spec.templates
     ]
     custom = [
-        (name.removeprefix(CUSTOM_PREFIX), f"{name.removeprefix(CUSTOM_PREFIX)} (this project's)")
+        (
+            name.removeprefix(CUSTOM_PREFIX),
+            gettext("%(name)s (this project's)") % {"name": name.removeprefix(CUSTOM_PREFIX)},
+        )
         for name in PromptTemplate.objects.filter(project=project, name__startswith=CUSTOM_PREFIX)
         .order_by("name")
         .values_list("name", flat=True)
@@ -33,40 +38,54 @@ def template_choices(spec: BenchmarkSpec, project: Project) -> list[tuple[str, s
 
 class BenchmarkForm(forms.Form):
     endpoints = forms.ModelMultipleChoiceField(
-        queryset=Endpoint.objects.order_by("name"), to_field_name="name", widget=forms.CheckboxSelectMultiple
+        label=_("Endpoints"),
+        queryset=Endpoint.objects.order_by("name"),
+        to_field_name="name",
+        widget=forms.CheckboxSelectMultiple,
     )
     templates = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, help_text="None chosen: every built-in template."
+        label=_("Templates"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None chosen: every built-in template."),
     )
-    gold_key = forms.ChoiceField(label="Gold key")
+    gold_key = forms.ChoiceField(label=_("Gold key"))
     categories = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, help_text="None chosen: every category."
+        label=_("Categories"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None chosen: every category."),
     )
     sources = forms.MultipleChoiceField(
+        label=_("Sources"),
         required=False,
         choices=[(s, s) for s in SOURCES],
         widget=forms.CheckboxSelectMultiple,
-        help_text="None chosen: every source.",
+        help_text=_("None chosen: every source."),
     )
-    split = forms.CharField(required=False, max_length=40, help_text="Only items of this export split.")
-    language = forms.ChoiceField(required=False, label="Prompt language")
-    mode = forms.ChoiceField(choices=[(m, m) for m in MODES], initial="chat")
-    open_ended = forms.BooleanField(required=False, label="Open-ended (reviewers judge the replies)")
-    temperature = forms.FloatField(required=False, min_value=0, max_value=2, initial=0)
-    max_tokens = forms.IntegerField(required=False, min_value=1, max_value=32000, initial=32)
+    split = forms.CharField(
+        label=_("Split"), required=False, max_length=40, help_text=_("Only items of this export split.")
+    )
+    language = forms.ChoiceField(required=False, label=_("Prompt language"))
+    mode = forms.ChoiceField(label=_("Mode"), choices=[(m, m) for m in MODES], initial="chat")
+    open_ended = forms.BooleanField(required=False, label=_("Open-ended (reviewers judge the replies)"))
+    temperature = forms.FloatField(label=_("Temperature"), required=False, min_value=0, max_value=2, initial=0)
+    max_tokens = forms.IntegerField(label=_("Max tokens"), required=False, min_value=1, max_value=32000, initial=32)
     system = forms.CharField(
-        required=False, label="System prompt", widget=forms.Textarea(attrs={"rows": 2, "dir": "auto"})
+        required=False, label=_("System prompt"), widget=forms.Textarea(attrs={"rows": 2, "dir": "auto"})
     )
     normalisation = forms.ChoiceField(
+        label=_("Normalisation"),
         required=False,
         choices=[(n, n) for n in NORMALISATIONS],
         initial="tokens",
-        help_text="Likelihood mode: divide an option's log-probability by its tokens, its UTF-8 bytes, or nothing.",
+        help_text=_("Likelihood mode: divide an option's log-probability by its tokens, its UTF-8 bytes, or nothing."),
     )
     prompt_prefix = forms.CharField(
+        label=_("Prompt prefix"),
         required=False,
         max_length=200,
-        help_text="Likelihood mode: text put before every prompt, e.g. the model's BOS token <|im_start|>.",
+        help_text=_("Likelihood mode: text put before every prompt, e.g. the model's BOS token <|im_start|>."),
     )
 
     def __init__(self, data: Any = None, *, spec: BenchmarkSpec, project: Project) -> None:

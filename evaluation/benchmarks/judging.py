@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from annotation.errors import Conflict, InvalidInput
 from evaluation.models import Call, Prediction, Run
@@ -67,12 +68,12 @@ def next_entry(run: Run) -> QueueEntry:
 def prediction_judge(*, run: Run, prediction_id: int, user: Any, correct: bool) -> Prediction:
     """Record a reviewer's verdict on one open-ended reply of `run`."""
     if not is_open_ended(run):
-        raise InvalidInput("Only the replies of an open-ended run are judged.")
+        raise InvalidInput(_("Only the replies of an open-ended run are judged."))
     prediction = Prediction.objects.select_for_update().filter(run=run, pk=prediction_id).first()
     if prediction is None:
-        raise InvalidInput("This reply is not part of the run.")
+        raise InvalidInput(_("This reply is not part of the run."))
     if prediction.judged_correct is not None:
-        raise Conflict("This reply has already been judged.")
+        raise Conflict(_("This reply has already been judged."))
     prediction.judged_correct = bool(correct)
     prediction.judged_by = user
     prediction.judged_at = timezone.now()

@@ -34,6 +34,8 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from annotation.errors import InvalidInput
 from annotation.models import Project
 from annotation.task_types import get_task_type
@@ -172,10 +174,12 @@ def _open_ended(parameters: dict[str, Any], spec: BenchmarkSpec, mode: str) -> b
     if value in (None, "", False, "false", "0", 0):
         return False
     if not any(t.open_ended for t in spec.templates):
-        raise InvalidInput("This task type has no open-ended template.", field_errors={"open_ended": ["Not offered."]})
+        raise InvalidInput(
+            _("This task type has no open-ended template."), field_errors={"open_ended": [_("Not offered.")]}
+        )
     if mode != "chat":
         raise InvalidInput(
-            "An open-ended run asks for free replies: use chat mode.", field_errors={"open_ended": ["Chat only."]}
+            _("An open-ended run asks for free replies: use chat mode."), field_errors={"open_ended": [_("Chat only.")]}
         )
     return True
 
@@ -217,8 +221,8 @@ class Benchmark(RunKind):
         }
         if mode == "completion" and parameters.get("system"):
             raise InvalidInput(
-                "A system prompt is for chat mode; a plain completion sends only the prompt.",
-                field_errors={"system": ["Chat mode only."]},
+                _("A system prompt is for chat mode; a plain completion sends only the prompt."),
+                field_errors={"system": [_("Chat mode only.")]},
             )
         if mode == "likelihood":
             cleaned.update(self._likelihood_parameters(parameters, spec))
@@ -231,32 +235,39 @@ class Benchmark(RunKind):
         missing = sorted(set(cleaned["categories"]) - set(project.categories.values_list("name", flat=True)))
         if missing:
             raise InvalidInput(
-                f"The project has no category {', '.join(missing)}.", field_errors={"categories": ["Unknown."]}
+                _("The project has no category %(names)s.") % {"names": ", ".join(missing)},
+                field_errors={"categories": [_("Unknown.")]},
             )
         languages = set(project.languages.values_list("code", flat=True))
         if cleaned["language"] and cleaned["language"] not in languages:
             raise InvalidInput(
-                f"The project has no language “{cleaned['language']}”.", field_errors={"language": ["Unknown."]}
+                _("The project has no language “%(code)s”.") % {"code": cleaned["language"]},
+                field_errors={"language": [_("Unknown.")]},
             )
         if not slice_queryset(project=project, parameters=cleaned).exists():
-            raise InvalidInput("No item of the project is in this slice.", field_errors={"items": ["None selected."]})
+            raise InvalidInput(
+                _("No item of the project is in this slice."), field_errors={"items": [_("None selected.")]}
+            )
         # The split and the gold key are read per item (the export's split, the task type's gold answer),
         # not by the query: walk the slice until its first item, so an empty one is refused before a run.
         if (cleaned["split"] or gold_key != spec.gold_keys[0]) and next(
             slice_items(project=project, parameters=cleaned), None
         ) is None:
-            wanted = f"split “{cleaned['split']}”" if cleaned["split"] else f"an answer under gold key “{gold_key}”"
+            if cleaned["split"]:
+                refusal = _("No item of this slice has split “%(split)s”.") % {"split": cleaned["split"]}
+            else:
+                refusal = _("No item of this slice has an answer under gold key “%(key)s”.") % {"key": gold_key}
             raise InvalidInput(
-                f"No item of this slice has {wanted}.",
-                field_errors={"split" if cleaned["split"] else "gold_key": ["No item."]},
+                refusal,
+                field_errors={"split" if cleaned["split"] else "gold_key": [_("No item.")]},
             )
         return cleaned
 
     def _likelihood_parameters(self, parameters: dict[str, Any], spec: BenchmarkSpec) -> dict[str, Any]:
         if spec.kind != "choice":
             raise InvalidInput(
-                "Likelihood scoring needs options to score; this task type answers with labels.",
-                field_errors={"mode": ["Choice task types only."]},
+                _("Likelihood scoring needs options to score; this task type answers with labels."),
+                field_errors={"mode": [_("Choice task types only.")]},
             )
         if parameters.get("system"):
             raise InvalidInput(

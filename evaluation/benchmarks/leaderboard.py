@@ -15,6 +15,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from django.utils.translation import gettext
+
 from evaluation.benchmarks import metrics
 from evaluation.models import Prediction, Run
 
@@ -59,7 +61,7 @@ def bar_chart(by_endpoint: dict[str, dict[str, Any]], human: dict[str, Any] | No
     """One bar per model (its accuracy over every template), and the human baseline as the last bar."""
     rows = [(name, row, False) for name, row in by_endpoint.items()]
     if human is not None:
-        rows.append(("humans", human, True))
+        rows.append((gettext("humans"), human, True))
     bars = []
     for index, (name, row, is_human) in enumerate(rows):
         accuracy = row["accuracy"] or 0.0

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError
@@ -34,7 +35,7 @@ def judge_queue(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         except ValueError:
             prediction_id = 0
         if verdict is None or not prediction_id:
-            messages.error(request, "Choose correct or incorrect for a reply.")
+            messages.error(request, _("Choose correct or incorrect for a reply."))
             status = 400
         else:
             try:

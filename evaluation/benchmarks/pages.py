@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from annotation.errors import DomainError
@@ -40,6 +41,16 @@ RUNS_SHOWN = 50
 CHANGES_SHOWN = 500
 UNPARSED_SHOWN = 200  # the page lists the first ones; the downloads have them all
 BREAKDOWNS = ("endpoint", "template", "category", "source", "split", "language", "label")
+# What the page calls each breakdown (the group names themselves are report keys and element ids).
+BREAKDOWN_LABELS = {
+    "endpoint": gettext_lazy("endpoint"),
+    "template": gettext_lazy("template"),
+    "category": gettext_lazy("category"),
+    "source": gettext_lazy("source"),
+    "split": gettext_lazy("split"),
+    "language": gettext_lazy("language"),
+    "label": gettext_lazy("label"),
+}
 
 
 def _spec(project: Project) -> BenchmarkSpec:
@@ -80,15 +91,19 @@ def benchmark_list(request: HttpRequest, slug: str) -> HttpResponse:
             except DomainError as exc:
                 status = show_domain_error(request, exc)
             else:
-                messages.success(request, f"Benchmark run #{run.pk} started.")
+                messages.success(request, gettext("Benchmark run #%(pk)s started.") % {"pk": run.pk})
                 return redirect("llm_run_page", slug=slug, run_id=run.pk)
     runs = list(runs_for_project(project=project).filter(kind="benchmark")[:RUNS_SHOWN])
     context = project_context(membership, form=form, runs=runs, spec=spec)
     return render(request, "evaluation/benchmark_list.html", context, status=status)
 
 
-def _breakdowns(report: dict) -> list[tuple[str, list[tuple[str, dict]]]]:
-    return [(group, list(report[f"by_{group}"].items())) for group in BREAKDOWNS if report.get(f"by_{group}")]
+def _breakdowns(report: dict) -> list[tuple[str, str, list[tuple[str, dict]]]]:
+    return [
+        (group, BREAKDOWN_LABELS[group], list(report[f"by_{group}"].items()))
+        for group in BREAKDOWNS
+        if report.get(f"by_{group}")
+    ]
 
 
 @login_required

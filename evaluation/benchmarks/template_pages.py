@@ -12,6 +12,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError
@@ -32,9 +34,11 @@ from evaluation.templating import render as render_template
 
 
 class TemplateForm(forms.Form):
-    name = forms.CharField(max_length=NAME_MAX, help_text="Lower-case letters, digits, - and _.")
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX, help_text=_("Lower-case letters, digits, - and _."))
     template = forms.CharField(
-        max_length=MAX_TEMPLATE_CHARS, widget=forms.Textarea(attrs={"rows": 8, "dir": "auto", "spellcheck": "false"})
+        label=_("Template"),
+        max_length=MAX_TEMPLATE_CHARS,
+        widget=forms.Textarea(attrs={"rows": 8, "dir": "auto", "spellcheck": "false"}),
     )
 
 
@@ -62,7 +66,9 @@ def benchmark_template_list(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if deleting:
                 benchmark_template_delete(project=project, name=request.POST.get("name", ""))
-                messages.success(request, f"Template “{request.POST.get('name', '')}” deleted.")
+                messages.success(
+                    request, gettext("Template “%(name)s” deleted.") % {"name": request.POST.get("name", "")}
+                )
                 return redirect("benchmark_template_list", slug=slug)
             if form.is_valid():
                 template = benchmark_template_save(
@@ -71,7 +77,7 @@ def benchmark_template_list(request: HttpRequest, slug: str) -> HttpResponse:
                     text=form.cleaned_data["template"],
                     user=request.user,
                 )
-                messages.success(request, f"Template “{form.cleaned_data['name']}” saved.")
+                messages.success(request, gettext("Template “%(name)s” saved.") % {"name": form.cleaned_data["name"]})
                 return redirect(f"{request.path}#template-{template.pk}")
         except DomainError as exc:
             status = show_domain_error(request, exc)

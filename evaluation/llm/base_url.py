@@ -21,6 +21,8 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
+from django.utils.translation import gettext as _
+
 
 class BaseUrlRefused(ValueError):
     pass
@@ -42,7 +44,9 @@ def _resolve(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv
     try:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError) as exc:
-        raise BaseUrlRefused(f"The host “{host}” does not resolve ({exc}).") from exc
+        raise BaseUrlRefused(
+            _("The host “%(host)s” does not resolve (%(error)s).") % {"host": host, "error": exc}
+        ) from exc
     return [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
 
 
@@ -51,15 +55,15 @@ def address_problem(address: ipaddress.IPv4Address | ipaddress.IPv6Address, *, a
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     if address.is_loopback:
-        return None if allow_loopback else "a loopback address (tick “local server” for a server on this machine)"
+        return None if allow_loopback else _("a loopback address (tick “local server” for a server on this machine)")
     if address.is_unspecified:
-        return "an unspecified address"
+        return _("an unspecified address")
     if address.is_link_local:
-        return "a link-local address (cloud metadata lives there)"
+        return _("a link-local address (cloud metadata lives there)")
     if address.is_multicast:
-        return "a multicast address"
+        return _("a multicast address")
     if address.is_private or address.is_reserved or not address.is_global:
-        return "a private or reserved address"
+        return _("a private or reserved address")
     return None
 
 
@@ -70,14 +74,16 @@ def validate_base_url(url: str, *, is_local: bool, resolve: bool = True) -> str:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise BaseUrlRefused(f"“{url}” is not a valid URL ({exc}).") from exc
+        raise BaseUrlRefused(_("“%(url)s” is not a valid URL (%(error)s).") % {"url": url, "error": exc}) from exc
     if parts.scheme not in ("http", "https"):
-        raise BaseUrlRefused(f"Only http and https URLs are allowed, not “{parts.scheme or url}”.")
+        raise BaseUrlRefused(
+            _("Only http and https URLs are allowed, not “%(scheme)s”.") % {"scheme": parts.scheme or url}
+        )
     host = parts.hostname
     if not host:
-        raise BaseUrlRefused("The URL has no host.")
+        raise BaseUrlRefused(_("The URL has no host."))
     if parts.username or parts.password:
-        raise BaseUrlRefused("Put the API key in an environment variable, not in the URL.")
+        raise BaseUrlRefused(_("Put the API key in an environment variable, not in the URL."))
     port = port or (443 if parts.scheme == "https" else 80)
     literal = _literal_address(host)
     if literal is not None:
@@ -91,9 +97,9 @@ def validate_base_url(url: str, *, is_local: bool, resolve: bool = True) -> str:
     for address in addresses:
         problem = address_problem(address, allow_loopback=is_local)
         if problem:
-            raise BaseUrlRefused(f"“{host}” is {problem}: refused.")
+            raise BaseUrlRefused(_("“%(host)s” is %(problem)s: refused.") % {"host": host, "problem": problem})
     if is_local and addresses and not all(_loopback(a) for a in addresses):
-        raise BaseUrlRefused(f"“{host}” is not on this machine; untick “local server”.")
+        raise BaseUrlRefused(_("“%(host)s” is not on this machine; untick “local server”.") % {"host": host})
     return url.rstrip("/")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
 from annotation.models import Project
@@ -28,7 +29,9 @@ NAME_MAX = PromptTemplate._meta.get_field("name").max_length - len(CUSTOM_PREFIX
 def _spec(project: Project) -> BenchmarkSpec:
     spec = get_task_type(project.task_type).benchmark()
     if spec is None:
-        raise InvalidInput("This project's task type has no benchmark.", field_errors={"project": ["No benchmark."]})
+        raise InvalidInput(
+            gettext("This project's task type has no benchmark."), field_errors={"project": [gettext("No benchmark.")]}
+        )
     return spec
 
 
@@ -48,13 +51,14 @@ def _clean_name(name: str, spec: BenchmarkSpec) -> str:
     name = name.strip()
     if not NAME.fullmatch(name) or len(name) > NAME_MAX:
         raise InvalidInput(
-            f"Name the template with lower-case letters, digits, - and _ (at most {NAME_MAX} characters).",
-            field_errors={"name": ["Not a valid name."]},
+            gettext("Name the template with lower-case letters, digits, - and _ (at most %(n)s characters).")
+            % {"n": NAME_MAX},
+            field_errors={"name": [gettext("Not a valid name.")]},
         )
     if name in {t.name for t in spec.templates}:
         raise InvalidInput(
-            f"“{name}” is a built-in template of this task type; choose another name.",
-            field_errors={"name": ["Built-in name."]},
+            gettext("“%(name)s” is a built-in template of this task type; choose another name.") % {"name": name},
+            field_errors={"name": [gettext("Built-in name.")]},
         )
     return name
 
@@ -65,7 +69,7 @@ def benchmark_template_save(*, project: Project, name: str, text: str, user) -> 
     spec = _spec(project)
     name = _clean_name(name, spec)
     if not text.strip():
-        raise InvalidInput("Write the template's text.", field_errors={"template": ["Required."]})
+        raise InvalidInput(gettext("Write the template's text."), field_errors={"template": [gettext("Required.")]})
     validate_template(text, allowed=spec.fields)
     template, _ = PromptTemplate.objects.update_or_create(
         project=project, name=CUSTOM_PREFIX + name, defaults={"text": text, "updated_by": user}
@@ -77,4 +81,7 @@ def benchmark_template_save(*, project: Project, name: str, text: str, user) -> 
 def benchmark_template_delete(*, project: Project, name: str) -> None:
     deleted, _ = PromptTemplate.objects.filter(project=project, name=CUSTOM_PREFIX + name.strip()).delete()
     if not deleted:
-        raise InvalidInput(f"The project has no template “{name}”.", field_errors={"name": ["Unknown."]})
+        raise InvalidInput(
+            gettext("The project has no template “%(name)s”.") % {"name": name},
+            field_errors={"name": [gettext("Unknown.")]},
+        )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from annotation.errors import InvalidInput
 from evaluation.llm import client as llm
@@ -43,9 +44,9 @@ def endpoint_clean(data: dict[str, Any]) -> dict[str, Any]:
         errors["base_url"] = [str(exc)]
     env = str(data.get("api_key_env") or "")
     if env and not ENV_NAME.match(env):
-        errors["api_key_env"] = ["The name of an environment variable (letters, digits, _), not the key itself."]
+        errors["api_key_env"] = [_("The name of an environment variable (letters, digits, _), not the key itself.")]
     if not str(data.get("model") or "").strip():
-        errors["model"] = ["Required."]
+        errors["model"] = [_("Required.")]
     if errors:
         first = next(iter(errors.values()))[0]
         raise InvalidInput(first, field_errors=errors)
@@ -56,7 +57,10 @@ def endpoint_clean(data: dict[str, Any]) -> dict[str, Any]:
 def endpoint_create(**data: Any) -> Endpoint:
     cleaned = endpoint_clean(data)
     if Endpoint.objects.filter(name=cleaned["name"]).exists():
-        raise InvalidInput(f"An endpoint named “{cleaned['name']}” exists already.", field_errors={"name": ["Taken."]})
+        raise InvalidInput(
+            _("An endpoint named “%(name)s” exists already.") % {"name": cleaned["name"]},
+            field_errors={"name": [_("Taken.")]},
+        )
     endpoint = Endpoint.objects.create(**{k: v for k, v in cleaned.items() if k in FIELDS})
     logger.info("endpoint.created", extra={"endpoint": endpoint.name, "local": endpoint.is_local})
     return endpoint
@@ -66,7 +70,10 @@ def endpoint_create(**data: Any) -> Endpoint:
 def endpoint_update(*, endpoint: Endpoint, **data: Any) -> Endpoint:
     cleaned = endpoint_clean({**{f: getattr(endpoint, f) for f in FIELDS}, **data})
     if Endpoint.objects.filter(name=cleaned["name"]).exclude(pk=endpoint.pk).exists():
-        raise InvalidInput(f"An endpoint named “{cleaned['name']}” exists already.", field_errors={"name": ["Taken."]})
+        raise InvalidInput(
+            _("An endpoint named “%(name)s” exists already.") % {"name": cleaned["name"]},
+            field_errors={"name": [_("Taken.")]},
+        )
     for field in FIELDS:
         setattr(endpoint, field, cleaned[field])
     endpoint.save()

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from annotation.errors import IllegalTransition, InvalidInput
 from annotation.models import Project
@@ -49,7 +50,7 @@ def run_create(
     """Record a run and hand it to a worker (queue `llm`) once the transaction commits."""
     run_kind = get_kind(kind)
     if not endpoints:
-        raise InvalidInput("Choose at least one endpoint.", field_errors={"endpoint": ["Required."]})
+        raise InvalidInput(_("Choose at least one endpoint."), field_errors={"endpoint": [_("Required.")]})
     cleaned = run_kind.clean_parameters(parameters, project=project)
     run_kind.preflight(cleaned, endpoints=list(endpoints))
     task_id = str(uuid.uuid4())
@@ -71,7 +72,9 @@ def run_create(
 def run_pause(*, run: Run) -> Run:
     locked = _lock(run)
     if locked.status not in (Run.Status.PENDING, Run.Status.RUNNING):
-        raise IllegalTransition(f"A {locked.get_status_display().lower()} run cannot be paused.")
+        raise IllegalTransition(
+            _("A %(status)s run cannot be paused.") % {"status": locked.get_status_display().lower()}
+        )
     locked.status = Run.Status.PAUSED
     locked.save(update_fields=["status"])
     logger.info("llm_run.paused", extra={"run_id": run.pk})
@@ -82,7 +85,10 @@ def run_pause(*, run: Run) -> Run:
 def run_resume(*, run: Run) -> Run:
     locked = _lock(run)
     if locked.status != Run.Status.PAUSED:
-        raise IllegalTransition(f"Only a paused run can be resumed; this one is {locked.get_status_display().lower()}.")
+        raise IllegalTransition(
+            _("Only a paused run can be resumed; this one is %(status)s.")
+            % {"status": locked.get_status_display().lower()}
+        )
     task_id = str(uuid.uuid4())
     locked.status = Run.Status.PENDING
     locked.attempts = 0
@@ -99,7 +105,9 @@ def run_cancel(*, run: Run) -> Run:
     """Stop for good: unfinished calls are cancelled (a reply arriving later is dropped)."""
     locked = _lock(run)
     if locked.status not in (Run.Status.PENDING, Run.Status.RUNNING, Run.Status.PAUSED):
-        raise IllegalTransition(f"A {locked.get_status_display().lower()} run cannot be cancelled.")
+        raise IllegalTransition(
+            _("A %(status)s run cannot be cancelled.") % {"status": locked.get_status_display().lower()}
+        )
     now = timezone.now()
     cancelled = Call.objects.filter(run=locked, status__in=(Call.Status.PENDING, Call.Status.RUNNING)).update(
         status=Call.Status.CANCELLED, lease_token="", lease_until=None, finished_at=now

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.errors import DomainError
@@ -42,7 +43,7 @@ def endpoint_new(request: HttpRequest) -> HttpResponse:
             except DomainError as exc:
                 _form_errors(form, exc)
             else:
-                messages.success(request, f"Endpoint {endpoint.name} added.")
+                messages.success(request, _("Endpoint %(name)s added.") % {"name": endpoint.name})
                 return redirect("endpoint_list")
     return render(request, "evaluation/endpoint_form.html", {"form": form, "endpoint": None}, status=status)
 
@@ -63,7 +64,7 @@ def endpoint_edit(request: HttpRequest, endpoint_id: int) -> HttpResponse:
             except DomainError as exc:
                 _form_errors(form, exc)
             else:
-                messages.success(request, f"Endpoint {endpoint.name} saved.")
+                messages.success(request, _("Endpoint %(name)s saved.") % {"name": endpoint.name})
                 return redirect("endpoint_list")
     return render(request, "evaluation/endpoint_form.html", {"form": form, "endpoint": endpoint}, status=status)
 

@@ -8,6 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.errors import DomainError
@@ -22,6 +24,11 @@ from evaluation.task_types import task_type_pages
 RUNS_SHOWN = 50
 CALLS_PER_PAGE = 100
 CONTROLS = {"pause": run_pause, "resume": run_resume, "cancel": run_cancel}
+CONTROL_DONE = {
+    "pause": gettext_lazy("Run #%(pk)s paused."),
+    "resume": gettext_lazy("Run #%(pk)s resumed."),
+    "cancel": gettext_lazy("Run #%(pk)s cancelled."),
+}
 
 
 @login_required
@@ -45,7 +52,7 @@ def run_list(request: HttpRequest, slug: str) -> HttpResponse:
             except DomainError as exc:
                 status = show_domain_error(request, exc)
             else:
-                messages.success(request, f"Run #{run.pk} started.")
+                messages.success(request, _("Run #%(pk)s started.") % {"pk": run.pk})
                 return redirect("llm_run_page", slug=slug, run_id=run.pk)
     runs = list(runs_for_project(project=project)[:RUNS_SHOWN])
     if request.method == "GET" and runs_sweep_shown(runs=runs):
@@ -86,7 +93,7 @@ def run_control(request: HttpRequest, slug: str, run_id: int, action: str) -> Ht
     except DomainError as exc:
         show_domain_error(request, exc)
     else:
-        messages.success(request, f"Run #{run.pk}: {action} done.")
+        messages.success(request, CONTROL_DONE[action] % {"pk": run.pk})
     return redirect("llm_run_page", slug=slug, run_id=run.pk)
 
 

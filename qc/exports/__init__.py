@@ -81,6 +81,7 @@ def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[Export
             "slot",
             "judging_round",
             "current_version__payload",
+            "language",
             *gold_columns,
         )
         .order_by("pk")
@@ -113,7 +114,7 @@ def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[Export
                 position = order[user_id] = (last << 32) + user_id
             by_item.setdefault(item_id, []).append((position, judgment))
         for pk, external_id, status, source, author_id, unit_id, unit, category, data, slot, round_, *rest in chunk:
-            payload = rest[0]
+            payload, lang = rest[0], rest[1]
             pairs = by_item.get(pk, ())
             if len(pairs) > 1:
                 pairs.sort()
@@ -132,10 +133,11 @@ def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[Export
                 slot=slot,
                 judging_round=round_,
                 payload=payload or {},
+                language=lang,
             )
             gold = None
-            if reads_gold and rest[1] is not None:
-                gold = GoldInfo(item_id=pk, outcome=rest[1], reason=rest[2] or "", details=rest[3] or {})
+            if reads_gold and rest[2] is not None:
+                gold = GoldInfo(item_id=pk, outcome=rest[2], reason=rest[3] or "", details=rest[4] or {})
             yield ExportRecord(item=item, judgments=rows, gold=gold, settings=settings, seed=project.plan_seed)
 
 

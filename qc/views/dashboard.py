@@ -1,4 +1,5 @@
-"""The project's QC dashboard: progress per annotator and category, items by status, error types."""
+"""The project's QC dashboard: progress per annotator and category, items by status, error types, and
+the charts, time spent and throughput of qc.overview."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.views.decorators.http import require_GET
 from annotation.models import Item
 from annotation.selectors import dashboard_stats, membership_for
 from annotation.views.common import REVIEW_ROLES, project_context
+from qc.overview import overview
 
 
 @login_required
@@ -21,6 +23,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     context = project_context(
         membership,
         stats=stats,
+        ov=overview(project=membership.project, stats=stats),
         statuses=[(value, label, stats["status_counts"][value]) for value, label in Item.Status.choices],
         rows=[
             (a, list(zip(stats["categories"], a["progress"], strict=True)), list(zip(codes, a["errors"], strict=True)))

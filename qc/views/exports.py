@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from annotation.errors import DomainError
@@ -34,7 +35,9 @@ def export_page(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as exc:
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, f"Export #{run.pk} ({run.get_format_display()}) started.")
+            messages.success(
+                request, _("Export #%(pk)s (%(format)s) started.") % {"pk": run.pk, "format": run.get_format_display()}
+            )
             return redirect("export_page", slug=slug)
     elif request.method == "POST":
         status = 400

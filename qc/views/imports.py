@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError
@@ -50,8 +51,17 @@ def items_import_page(request: HttpRequest, slug: str) -> HttpResponse:
             word = next(f.importer.judgments_word for f in formats if f.name == data["format"])
             messages.success(
                 request,
-                f"Imported {summary['items_created']} items and {summary['judgments_created']} {word} "
-                f"from {summary['rows']} rows ({summary['items_existing']} were already here).",
+                gettext(
+                    "Imported %(items)s items and %(judgments)s %(word)s from %(rows)s rows"
+                    " (%(existing)s were already here)."
+                )
+                % {
+                    "items": summary["items_created"],
+                    "judgments": summary["judgments_created"],
+                    "word": word,
+                    "rows": summary["rows"],
+                    "existing": summary["items_existing"],
+                },
             )
     elif request.method == "POST":
         status = 400

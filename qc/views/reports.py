@@ -11,9 +11,11 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from annotation.models import Membership
-from annotation.selectors import membership_for
+from annotation.selectors import dashboard_stats, membership_for
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
+from qc.overview import overview
+from qc.reports.languages import language_breakdown
 from qc.reports.snapshots import PageReport, report_for_page
 from qc.reports.tables import conflict_csv_rows
 
@@ -30,7 +32,15 @@ def _report_membership(request: HttpRequest, slug: str) -> Membership:
 def report_page(request: HttpRequest, slug: str) -> HttpResponse:
     membership = _report_membership(request, slug)
     page = report_for_page(project=membership.project)
-    context = project_context(membership, report=page.report, snapshot=page.snapshot, building=page.building)
+    # The charts every task type's report gets (progress, statuses, agreement per category, error types);
+    # a big project's background report leaves them to the dashboard, so its page stays a snapshot read.
+    # The same holds for the items-per-language table: a grouped count over every item.
+    charts = language_rows = None
+    if page.snapshot is None:
+        charts = overview(project=membership.project, stats=dashboard_stats(project=membership.project), work=False)
+        language_rows = language_breakdown(project=membership.project)
+    context = project_context(membership, report=page.report, snapshot=page.snapshot, building=page.building, ov=charts)
+    context["language_rows"] = language_rows
     return render(request, "qc/report_page.html", context)
 
 

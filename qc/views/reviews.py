@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError, InvalidInput
@@ -15,6 +16,7 @@ from annotation.selectors import item_for_member, membership_for
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, item_history, posted, previous_submitted_diff, project_context
 from qc.forms import ReviewForm
+from qc.review_queue import review_queue_order
 from qc.services import draft_revise, review_claim_next, review_decide, reviewable_items
 
 QUEUE_LIMIT = 100
@@ -30,15 +32,15 @@ def review_queue(request: HttpRequest, slug: str) -> HttpResponse:
         item = review_claim_next(project=project, reviewer=request.user)
         if item is not None:
             return redirect("review_item", slug=slug, item_id=item.pk)
-        messages.info(request, "Nothing is waiting for review.")
+        messages.info(request, gettext("Nothing is waiting for review."))
         return redirect("review_queue", slug=slug)
     waiting = (
         reviewable_items(project=project, reviewer=request.user)
         .exclude(author=request.user)
         .exclude(current_version__created_by=request.user)
         .select_related("concept__category", "author", "current_version", "reviewer")
-        .order_by("updated_at", "id")
     )
+    waiting = review_queue_order(waiting, reviewer=request.user)
     # ?source=llm_gen: only the drafts of one origin (human, llm_gen, llm_adapt, import); unknown ones ignored.
     source = request.GET.get("source", "")
     if source in Item.Source.values:
@@ -56,10 +58,20 @@ def review_queue(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 DONE_MESSAGES = {
-    "approve": "Approved.",
-    "revise": "Sent back to the author with your feedback.",
-    "reject": "Rejected.",
+    "approve": gettext_lazy("Approved."),
+    "revise": gettext_lazy("Sent back to the author with your feedback."),
+    "reject": gettext_lazy("Rejected."),
 }
+
+
+def _advance(request: HttpRequest, membership) -> HttpResponse:
+    """After a decision: straight to the next item of the reviewer's queue (claimed in the queue's order);
+    back to the queue only when nothing is left, saying so."""
+    following = review_claim_next(project=membership.project, reviewer=request.user)
+    if following is not None:
+        return redirect("review_item", slug=membership.project.slug, item_id=following.pk)
+    messages.info(request, gettext("That was the last item waiting for review: the queue is empty."))
+    return redirect("review_queue", slug=membership.project.slug)
 
 
 @login_required
@@ -95,7 +107,7 @@ def review_item(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
                 )
         else:
             messages.success(request, DONE_MESSAGES[form.cleaned_data["decision"]])
-            return redirect("review_queue", slug=slug)
+            return _advance(request, membership)
     elif request.method == "POST":
         status = 400
     context = project_context(membership, item=item, form=form)
@@ -138,7 +150,7 @@ def draft_revise_page(request: HttpRequest, slug: str, item_id: int) -> HttpResp
                 messages.error(request, exc.message)
                 status = exc.http_status
             else:
-                messages.success(request, "Revision saved; the draft is back in the review queue.")
+                messages.success(request, gettext("Revision saved; the draft is back in the review queue."))
                 return redirect("review_queue", slug=slug)
     context = project_context(membership, item=item, form=form)
     return render(request, "qc/draft_revise.html", context, status=status)

@@ -37,6 +37,8 @@
   document.addEventListener("keydown", function (event) {
     var form = judgingForm();
     if (!form || event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    // Keys typed in the skip box (its reasons, its note) are the skip form's, not the judgment's.
+    if (event.target && event.target.closest && event.target.closest("#skip-box")) return;
     var tag = event.target && event.target.tagName ? event.target.tagName.toLowerCase() : "";
     if (tag === "textarea" || tag === "select" || tag === "a" || tag === "button") return;
     if (tag === "input" && ["text", "search", "number", "email", "url"].indexOf(event.target.type) !== -1) return;

@@ -19,7 +19,7 @@ NEXT_QUERIES = 8
 # Session, user, membership, assignment; in one transaction: lock assignment and item, insert item and
 # version, point the item at it, freeze the version, mark item and assignment; then the item's detail
 # with its versions and reviews for the response.
-SUBMIT_QUERIES = 17
+SUBMIT_QUERIES = 19  # 17 + the project's languages (the new item's language) + the autosaved draft dropped
 # Session, user, membership, the claim that finds nothing.
 EMPTY_QUEUE_QUERIES = 6
 

@@ -291,7 +291,7 @@ def test_export_is_accepted_then_runs_after_commit_and_its_files_download(
     lines = b"".join(download.streaming_content).decode().splitlines()
     assert lines[0] == (
         "id,category,question_concept,question,choices,answer_creator,answer_majority,answers,"
-        "answers_uncertainty,question_ambiguity,option_ambiguity,reason"
+        "answers_uncertainty,question_ambiguity,option_ambiguity,reason,language"
     )
     assert len(lines) == 4
 

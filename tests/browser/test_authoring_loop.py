@@ -101,8 +101,11 @@ def test_write_review_revise_approve(new_page, transactional_db):
     reviewer.click("#review-next")
     reviewer.wait_for_url(f"**/p/loop/review/{item.pk}/")
     expect(reviewer.locator("#changes")).to_contain_text("Changes since version 1")
-    expect(reviewer.locator("#changes ins")).to_have_text(
-        f"Di Bandung, kapan orang biasanya makan {concept} bersama keluarga?"
+    # Word by word (issue 13): only the changed words are marked.
+    expect(reviewer.locator("#changes del")).to_have_text("Kapan")
+    expect(reviewer.locator("#changes ins")).to_have_text("Di Bandung, kapan")
+    expect(reviewer.locator("#changes .diff-words")).to_have_text(
+        f"KapanDi Bandung, kapan orang biasanya makan {concept} bersama keluarga?"
     )
     reviewer.check("input[name=decision][value=approve]")
     reviewer.locator("#id_feedback").press("Control+Enter")

@@ -65,7 +65,7 @@ def test_compose_review_validate_and_the_report_moves(new_page, transactional_db
     for validator in world.validators:
         pick(world.project, validator, lambda _external_id: "best")
     base.refresh_from_db()
-    assert (base.status, base.gold_decision.outcome) == ("judged", "gold")
+    assert (base.status, base.gold_decision.outcome) == ("gold", "gold")
     concepts_import(
         project=world.project, data=b"category,concept\nethics,career and livelihood\n", filename="units.csv"
     )

@@ -120,7 +120,7 @@ def test_start_a_generation_run_watch_it_finish_and_review_a_draft(new_page, llm
     expect(reviewing.locator("#queue-total")).to_have_text(str(expected_items))
     rows = reviewing.locator("#review-items tbody tr")
     expect(rows).to_have_count(expected_items)
-    ordered = list(items.order_by("updated_at", "id"))
+    ordered = list(items.order_by("current_version__submitted_at", "id"))  # the queue's order (qc.review_queue)
     assert rows.evaluate_all("rows => rows.map(row => row.id)") == [f"queue-item-{item.pk}" for item in ordered]
 
     draft = ordered[0]

@@ -77,6 +77,7 @@ def test_rows_follow_the_id_csqa_schema(exported_project, tmp_path):
             "W6": ["clear"] * 5,
         },
         "reason": {"W1": "=SUM(A1)", "W3": "", "W4": "", "W5": "", "W6": ""},
+        "language": "id",  # issue 13: every export row names its item's language
     }
 
 
@@ -107,6 +108,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(exported_project
         "question_ambiguity",
         "option_ambiguity",
         "reason",
+        "language",
     ]
     assert rows[1][:4] == ["'=cmd|' /C calc'!A0", "'@SUM(1)", "'-2+3", "'\tTab?"]
     assert rows[2][:4] == ["plain-1", "culinary", "culinary-concept", "'\rCR?"]

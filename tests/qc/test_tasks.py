@@ -97,5 +97,5 @@ def test_recompute_gold_runs_in_the_worker(worker):
     result = recompute_gold.delay(project.pk)
 
     assert result.get(timeout=60) == {"gold": 3}
-    assert set(Item.objects.filter(project=project).values_list("status", flat=True)) == {"judged"}
+    assert set(Item.objects.filter(project=project).values_list("status", flat=True)) == {"gold"}
     assert GoldDecision.objects.filter(item__project=project, outcome="gold").count() == 3

@@ -289,6 +289,12 @@ class AuthoringInputSerializer(serializers.Serializer):
 
 class ItemQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Item.Status.choices, required=False)
+    # Issue 13: the item list's filters, as on the page.
+    q = serializers.CharField(required=False, max_length=200, help_text="Text in the item's current payload.")
+    author = serializers.CharField(required=False, max_length=150, help_text="The author's user name.")
+    category = serializers.IntegerField(required=False, min_value=1, help_text="A category id.")
+    language = serializers.CharField(required=False, max_length=20, help_text="A project language code.")
+    source = serializers.ChoiceField(choices=Item.Source.choices, required=False)
 
 
 class ItemSerializer(serializers.Serializer):
@@ -299,6 +305,8 @@ class ItemSerializer(serializers.Serializer):
     author = serializers.CharField(source="author.username", allow_null=True)
     assignment_id = serializers.IntegerField(allow_null=True)
     version = serializers.IntegerField(source="current_version.number", allow_null=True)
+    language = serializers.CharField(help_text="A code of the project's languages.")
+    source = serializers.ChoiceField(choices=Item.Source.choices)
     summary = serializers.SerializerMethodField()
     updated_at = serializers.DateTimeField()
 

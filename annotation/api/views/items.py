@@ -5,6 +5,7 @@ from annotation.api.selectors import item_detail, items_of
 from annotation.api.serializers import ItemDetailSerializer, ItemQuerySerializer, ItemSerializer
 from annotation.api.views.base import NOT_FOUND, ProjectApi, ProjectListApi, validated
 from annotation.models import Item
+from annotation.selectors.items import ItemFilters
 
 
 class ItemListApi(ProjectListApi):
@@ -14,7 +15,14 @@ class ItemListApi(ProjectListApi):
         if getattr(self, "swagger_fake_view", False):
             return Item.objects.none()
         query = validated(ItemQuerySerializer, self.request.query_params)
-        return items_of(membership=self.membership, status=query.get("status"))
+        filters = ItemFilters(
+            q=query.get("q", "").strip(),
+            author=query.get("author", "").strip(),
+            category=query.get("category"),
+            language=query.get("language", ""),
+            source=query.get("source", ""),
+        )
+        return items_of(membership=self.membership, status=query.get("status"), filters=filters)
 
     @extend_schema(
         operation_id="items_list",

@@ -41,7 +41,7 @@ from annotation.selectors.judgments import (
 )
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.judging import judging_plan, judging_rule_for
-from annotation.services.judgments import judgment_record
+from annotation.services.undo import judgment_change
 
 ANSWER_REFUSED = {**REFUSED, 409: ERROR}
 # One schema per operation whatever the task type: the project's task type picks one of these shapes.
@@ -149,7 +149,8 @@ class AnswerApi(ProjectApi):
         )
         shape = judging_shape(self.project.task_type)
         body = validated(shape.body, request.data)
-        judgment = judgment_record(assignment_id=assignment.pk, user=request.user, data=shape.judgment_data(body))
+        # As on the page: a done answer changes only while nobody has used it (annotation.services.undo).
+        judgment = judgment_change(assignment_id=assignment.pk, user=request.user, data=shape.judgment_data(body))
         # What the judge is shown of it, never the stored value (it may say which option was the best).
         own = own_judgment_of(judgment=judgment, user=request.user, task_type_name=self.project.task_type)
         return Response(shape.judgment(judgment_as_shown(judgment, own)).data)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import JudgmentInput
@@ -48,32 +50,34 @@ def normalize_answer(data: dict[str, Any]) -> JudgmentInput:
 
     answer = str(value.get("answer") or "").strip().upper()
     if answer not in LABELS:
-        errors["answer"] = ["Choose one of the options A-E."]
+        errors["answer"] = [gettext("Choose one of the options A-E.")]
 
     flags: dict[str, Any] = {}
     for name in ("uncertain", "question_ambiguous"):
         parsed = _as_bool(flags_in.get(name))
         if parsed is None:
-            errors[name] = ["Must be true or false."]
+            errors[name] = [gettext("Must be true or false.")]
         flags[name] = parsed
     options = flags_in.get("option_ambiguous")
     if options is None or options == "":
         flags["option_ambiguous"] = [False] * len(LABELS)
     elif not isinstance(options, list | tuple) or len(options) != len(LABELS):
-        errors["option_ambiguous"] = [f"Give one true/false per option ({len(LABELS)})."]
+        errors["option_ambiguous"] = [gettext("Give one true/false per option (%(len)s).") % {"len": len(LABELS)}]
     else:
         parsed_options = [_as_bool(v) for v in options]
         if any(v is None for v in parsed_options):
-            errors["option_ambiguous"] = ["Each option flag must be true or false."]
+            errors["option_ambiguous"] = [gettext("Each option flag must be true or false.")]
         flags["option_ambiguous"] = parsed_options
 
     comment = data.get("comment") or ""
     if not isinstance(comment, str):
-        errors["comment"] = ["Must be text."]
+        errors["comment"] = [gettext("Must be text.")]
         comment = ""
     comment = comment.strip()
     if len(comment) > MAX_COMMENT:
-        errors["comment"] = [f"Keep the reason under {MAX_COMMENT} characters."]
+        errors["comment"] = [
+            gettext("Keep the reason under %(MAX_COMMENT)s characters.") % {"MAX_COMMENT": MAX_COMMENT}
+        ]
     if errors:
-        raise InvalidInput("The answer can't be saved yet.", field_errors=errors)
+        raise InvalidInput(gettext("The answer can't be saved yet."), field_errors=errors)
     return JudgmentInput(value={"answer": answer}, flags=flags, comment=comment)

@@ -14,6 +14,8 @@ providing any extra instructions") is only the question; its replies are judged 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from annotation.task_types.base import BenchmarkItem, BenchmarkSpec, BenchmarkTemplate, ExportRecord
 from annotation.task_types.csqa.payload import LABELS
 
@@ -23,27 +25,27 @@ _OPTIONS = "".join(f"{label}. {{{{ choice_{label.lower()} }}}}\n" for label in L
 TEMPLATES = (
     BenchmarkTemplate(
         name="mmlu_concept",
-        label="Prompt variation 1 (MMLU-style, with the concept)",
+        label=gettext_lazy("Prompt variation 1 (MMLU-style, with the concept)"),
         text='The following are multiple choice questions (with answers) about "{{ concept }}".\n'
         "{{ question }}\n" + _OPTIONS + "Answer:",
         source=SOURCE,
     ),
     BenchmarkTemplate(
         name="question_choices",
-        label="Prompt variation 2 (lm-eval Question/Choices/Answer)",
+        label=gettext_lazy("Prompt variation 2 (lm-eval Question/Choices/Answer)"),
         text="Question: {{ question }}\nChoices:\n" + _OPTIONS + "Answer:",
         source=SOURCE,
     ),
     BenchmarkTemplate(
         name="helm",
-        label="Prompt variation 3 (HELM-style)",
+        label=gettext_lazy("Prompt variation 3 (HELM-style)"),
         text='The following are multiple choice questions (with answers) about "{{ concept }}".\n'
         "Question: {{ question }}\n" + _OPTIONS + "Answer:",
         source=SOURCE,
     ),
     BenchmarkTemplate(
         name="open_ended",
-        label="Open-ended (the question alone, no options; reviewers judge the replies)",
+        label=gettext_lazy("Open-ended (the question alone, no options; reviewers judge the replies)"),
         text="{{ question }}",
         source="Putri et al. 2024, Section 7.1 (Multiple-Choice vs. 'Free' Generation)",
         open_ended=True,

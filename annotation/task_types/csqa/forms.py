@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from annotation import limits
 from annotation.task_types.csqa.payload import LABELS
@@ -38,7 +39,7 @@ class CsqaAuthorForm(forms.Form):
         max_length=limits.JUSTIFICATION,
         error_messages=_LIMIT,
         widget=forms.Textarea(attrs={**_TEXT, "rows": 2}),
-        help_text="Only needed to submit a question that does not contain the concept.",
+        help_text=gettext_lazy("Only needed to submit a question that does not contain the concept."),
     )
 
     def choice_fields(self):

@@ -48,7 +48,17 @@ UNCERTAINTY = {"certain": False, "uncertain": True}
 AMBIGUITY = {"clear": False, "ambiguous": True}
 PER_ANNOTATOR = ("answers", "answers_uncertainty", "question_ambiguity", "option_ambiguity", "reason")
 KNOWN_FIELDS = frozenset(
-    {"id", "category", "question_concept", "question", "choices", "answer_creator", "answer_majority", *PER_ANNOTATOR}
+    {
+        "id",
+        "category",
+        "question_concept",
+        "question",
+        "choices",
+        "answer_creator",
+        "answer_majority",
+        "language",  # optional: the item's language code (else the import's language)
+        *PER_ANNOTATOR,
+    }
 )
 _NUMBERED = re.compile(r"(\D*)(\d+)")
 CODE_MAX_LENGTH = 40  # Membership.code
@@ -95,6 +105,7 @@ class ParsedRow:
     answer_majority: str | None
     author_code: str | None
     answers: list[ParsedAnswer]
+    language: str = ""
 
 
 @dataclass
@@ -502,6 +513,7 @@ def _parse_row(record: dict[str, Any], row: _Row, annotators: list[str], seen_id
         answer_majority=answer_majority,
         author_code=author,
         answers=answers,
+        language=(_text(record.get("language")) or "").strip(),
     )
 
 
@@ -541,6 +553,7 @@ def _record(row: ParsedRow) -> tuple[ImportRecord, list[Issue]]:
         ),
         judging_round=1 if row.answers else 0,
         expected=row.answer_majority,
+        language=row.language,
     )
     return record, issues
 
@@ -594,6 +607,9 @@ class LeanRows:
         category, concept, creator = get("category"), get("question_concept"), get("answer_creator")
         answers, uncertainty, question_flags = get("answers"), get("answers_uncertainty"), get("question_ambiguity")
         option_flags, reasons = get("option_ambiguity"), get("reason")
+        language = get("language", "")
+        if type(language) is not str:
+            return None
         if not (
             type(external_id) is str
             and type(question) is str
@@ -669,6 +685,7 @@ class LeanRows:
             judgments=tuple(judgments),
             judging_round=1 if judgments else 0,
             expected=majority.strip().upper() if isinstance(majority, str) else None,
+            language=language.strip(),
         )
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from annotation.task_types.base import JudgmentInput
 from annotation.task_types.csqa.answers import MAX_COMMENT
@@ -61,15 +63,22 @@ def own_answer(judgment: JudgmentInput | None) -> OwnAnswer | None:
 class CsqaAnswerForm(forms.Form):
     # Not required here: the service's message ("Choose one of the options A-E.") is the one shown.
     answer = forms.ChoiceField(choices=LABEL_CHOICES, required=False, widget=forms.RadioSelect)
-    uncertain = forms.BooleanField(required=False, label="I'm not sure of my answer")
-    question_ambiguous = forms.BooleanField(required=False, label="The question is ambiguous")
+    uncertain = forms.BooleanField(
+        required=False, label=_("Unsure: I'm not sure my answer is the one most people would give")
+    )
+    question_ambiguous = forms.BooleanField(
+        required=False, label=_("Ambiguous: I could not pick one answer with confidence")
+    )
     option_ambiguous = forms.MultipleChoiceField(
-        choices=LABEL_CHOICES, required=False, widget=forms.CheckboxSelectMultiple, label="Ambiguous options"
+        choices=LABEL_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=gettext_lazy("Ambiguous options"),
     )
     comment = forms.CharField(
         required=False,
         max_length=MAX_COMMENT,
-        label="Reason (optional)",
+        label=gettext_lazy("Reason (optional)"),
         widget=forms.Textarea(attrs={"dir": "auto", "rows": 3, "autocomplete": "off"}),
     )
 

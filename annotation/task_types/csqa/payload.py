@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import FieldChange, PayloadCheck
@@ -24,14 +26,14 @@ def shape_errors(data: dict[str, Any]) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     for field in ("question", "answer"):
         if not _is_text(data.get(field)):
-            errors[field] = ["Must be text."]
+            errors[field] = [gettext("Must be text.")]
     choices = data.get("choices")
     # id-csqa's {"label": [...], "text": [...]} form, or a plain list.
     parts = [choices.get("label") or [], choices.get("text") or []] if isinstance(choices, dict) else [choices or []]
     if not all(isinstance(part, list | tuple) and all(_is_text(c) for c in part) for part in parts):
-        errors["choices"] = [f"Must be a list of {len(LABELS)} texts."]
+        errors["choices"] = [gettext("Must be a list of %(len)s texts.") % {"len": len(LABELS)}]
     elif not isinstance(choices, dict) and len(parts[0]) > len(LABELS):
-        errors["choices"] = [f"Give at most {len(LABELS)} options."]
+        errors["choices"] = [gettext("Give at most %(len)s options.") % {"len": len(LABELS)}]
     return errors
 
 
@@ -39,7 +41,7 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     """Accepts {"choices": [...]} or id-csqa's {"choices": {"label": [...], "text": [...]}}."""
     errors = shape_errors(data)
     if errors:
-        raise InvalidInput("The item has the wrong shape.", field_errors=errors)
+        raise InvalidInput(gettext("The item has the wrong shape."), field_errors=errors)
     choices = data.get("choices") or []
     if isinstance(choices, dict):
         by_label = dict(zip(choices.get("label") or [], choices.get("text") or [], strict=False))
@@ -58,7 +60,9 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     )
     if errors:
         fields = ", ".join(f"option {f[-1].upper()}" if f.startswith("choice_") else f for f in errors)
-        raise InvalidInput(f"The item can't be saved: check the {fields}.", field_errors=errors)
+        raise InvalidInput(
+            gettext("The item can't be saved: check the %(fields)s.") % {"fields": fields}, field_errors=errors
+        )
     return {"question": question, "choices": texts, "answer": answer}
 
 
@@ -67,20 +71,22 @@ def check(payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
     question = payload.get("question", "")
     choices = payload.get("choices", [])
     if not question:
-        errors.setdefault("question", []).append("Write the question.")
+        errors.setdefault("question", []).append(gettext("Write the question."))
     seen: dict[str, str] = {}
     for label, text in zip(LABELS, choices, strict=False):
         field = f"choice_{label.lower()}"
         if not text:
-            errors.setdefault(field, []).append(f"Option {label} is empty.")
+            errors.setdefault(field, []).append(gettext("Option %(label)s is empty.") % {"label": label})
             continue
         key = " ".join(fold(text).split())
         if key in seen:
-            errors.setdefault(field, []).append(f"Option {label} repeats option {seen[key]}.")
+            errors.setdefault(field, []).append(
+                gettext("Option %(label)s repeats option %(seen)s.") % {"label": label, "seen": seen[key]}
+            )
         else:
             seen[key] = label
     if payload.get("answer") not in LABELS:
-        errors.setdefault("answer", []).append("Mark one option as the correct answer.")
+        errors.setdefault("answer", []).append(gettext("Mark one option as the correct answer."))
     warnings: dict[str, list[str]] = {}
     if question and concept and not mentions_concept(question, concept):
         warnings["question"] = [

@@ -5,6 +5,7 @@ requests."""
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -15,9 +16,11 @@ from annotation.task_types.cultural_prompt.variants import TASK_TYPE, base_id, v
 
 
 class VariantRequestInputSerializer(serializers.Serializer):
-    base_item = serializers.IntegerField(help_text="The approved base prompt's item id.")
+    base_item = serializers.IntegerField(help_text=gettext_lazy("The approved base prompt's item id."))
     writer = serializers.IntegerField(
-        required=False, allow_null=True, help_text="The writer's user id; left out, the free writer with least work."
+        required=False,
+        allow_null=True,
+        help_text=gettext_lazy("The writer's user id; left out, the free writer with least work."),
     )
 
 
@@ -31,14 +34,14 @@ class VariantRequestSerializer(serializers.Serializer):
 
 class PendingVariantSerializer(serializers.Serializer):
     assignment = serializers.IntegerField()
-    writer = serializers.CharField(help_text="The writer's annotator code (or user name).")
+    writer = serializers.CharField(help_text=gettext_lazy("The writer's annotator code (or user name)."))
     status = serializers.CharField()
 
 
 class VariantOverviewSerializer(serializers.Serializer):
     base_item = serializers.IntegerField()
     prompt_id = serializers.CharField()
-    unit = serializers.CharField(help_text="category · topic")
+    unit = serializers.CharField(help_text=gettext_lazy("category · topic"))
     variants = serializers.IntegerField()
     approved_variants = serializers.IntegerField()
     requests = PendingVariantSerializer(many=True)

@@ -20,6 +20,8 @@ Templates (likelihood mode: each response is scored as the continuation of the r
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from annotation.task_types.base import BenchmarkItem, BenchmarkSpec, BenchmarkTemplate, ExportRecord
 from annotation.task_types.cultural_prompt.judging import BEST
 from annotation.task_types.cultural_prompt.payload import MAX_RESPONSES
@@ -32,7 +34,7 @@ assert len(RELEVANT_LETTERS) == len(IRRELEVANT_LETTERS) == MAX_RESPONSES
 TEMPLATES = (
     BenchmarkTemplate(
         name="chatml",
-        label="Assistant reply (ChatML; start the run with prompt_prefix <|im_start|>)",
+        label=gettext_lazy("Assistant reply (ChatML; start the run with prompt_prefix <|im_start|>)"),
         text="user\n{{ prompt }}<|im_end|>\n<|im_start|>assistant\n",
         source="Montalan et al. 2024, section 4.2: the model's default chat template",
         modes=("likelihood",),
@@ -43,14 +45,14 @@ TEMPLATES = (
     ),
     BenchmarkTemplate(
         name="plain",
-        label="Plain prompt (base models)",
+        label=gettext_lazy("Plain prompt (base models)"),
         text="{{ prompt }}\n",
         modes=("likelihood",),
         modes_note="it shows no responses to choose from (each response is scored as its continuation)",
     ),
     BenchmarkTemplate(
         name="open_ended",
-        label="Open-ended reply",
+        label=gettext_lazy("Open-ended reply"),
         text="{{ prompt }}",
         source="Montalan et al. 2024, section 4.2 (open-ended generation)",
         open_ended=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from annotation import limits
 from annotation.task_types.cultural_prompt.payload import (
@@ -45,10 +46,10 @@ class CulturalPromptForm(forms.Form):
     payload.base_prompts; the shared parts fill the empty fields when one is chosen), and relevant_1..5,
     irrelevant_1..5 with the best relevant one marked."""
 
-    prompt_id = forms.ChoiceField(label="Variant of", required=False)
+    prompt_id = forms.ChoiceField(label=gettext_lazy("Variant of"), required=False)
     variation_id = _text("Variant id (optional)", ID_LENGTH)
     category = forms.ChoiceField(
-        label="Category", required=False, choices=[("", "— the unit's —"), *((c, c) for c in CATEGORIES)]
+        label=gettext_lazy("Category"), required=False, choices=[("", "— the unit's —"), *((c, c) for c in CATEGORIES)]
     )
     topic = _text("Topic", NAME_LENGTH)
     justification = forms.CharField(required=False, max_length=limits.JUSTIFICATION, widget=forms.HiddenInput)
@@ -152,7 +153,7 @@ class Mc1Form(forms.Form):
     comment = forms.CharField(
         required=False,
         max_length=limits.COMMENT,
-        label="Comment (optional)",
+        label=gettext_lazy("Comment (optional)"),
         widget=forms.Textarea(attrs={**_TEXT, "rows": 2}),
     )
 

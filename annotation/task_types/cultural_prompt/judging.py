@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import GoldCase, GoldOutcome, JudgmentInput
@@ -104,13 +106,15 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     `choice` is an option's name (best, irrelevant_2), or its shown position (1..k) with the shown `order`.
     """
     if not isinstance(data, dict):
-        raise InvalidInput("A judgment must be an object.", field_errors={"choice": ["Give an object."]})
+        raise InvalidInput(
+            gettext("A judgment must be an object."), field_errors={"choice": [gettext("Give an object.")]}
+        )
     value = data.get("value") if isinstance(data.get("value"), dict) else data
     errors: dict[str, list[str]] = {}
     raw_order = value.get("order")
     order = _order(raw_order) if raw_order not in (None, "", []) else None
     if raw_order not in (None, "", []) and order is None:
-        errors["order"] = ["The order of the options is not valid."]
+        errors["order"] = [gettext("The order of the options is not valid.")]
     raw_choice = value.get("choice")
     choice, position = None, None
     if isinstance(raw_choice, int) and not isinstance(raw_choice, bool):
@@ -128,12 +132,12 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
             if position is None:
                 choice = None
     if choice is None and position is None and "order" not in errors:
-        errors["choice"] = ["Pick the response an average member of the culture would choose (keys 1-9)."]
+        errors["choice"] = [gettext("Pick the response an average member of the culture would choose (keys 1-9).")]
     seed = value.get("seed")
     if seed in (None, ""):
         seed = None
     elif isinstance(seed, bool) or not str(seed).strip().isdigit() or int(seed) >= 2**32:
-        errors["seed"] = ["The seed is not valid."]
+        errors["seed"] = [gettext("The seed is not valid.")]
     else:
         seed = int(seed)
     comment = data.get("comment") or ""
@@ -143,7 +147,7 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     if problem:
         errors["comment"] = [problem]
     if errors:
-        raise InvalidInput("The pick can't be saved yet.", field_errors=errors)
+        raise InvalidInput(gettext("The pick can't be saved yet."), field_errors=errors)
     return JudgmentInput(
         value={"choice": choice, "position": position, "order": order or [], "seed": seed},
         flags={},
@@ -164,8 +168,10 @@ def complete_judgment(
         choice = order[position - 1]
     if choice not in order:
         raise InvalidInput(
-            "Pick one of the responses shown.",
-            field_errors={"choice": [f"Pick one of the {len(order)} responses (keys 1-{len(order)})."]},
+            gettext("Pick one of the responses shown."),
+            field_errors={
+                "choice": [gettext("Pick one of the %(len)s responses (keys 1-%(len)s).") % {"len": len(order)}]
+            },
         )
     return JudgmentInput(
         value={"choice": choice, "position": order.index(choice) + 1, "order": order, "seed": seed},

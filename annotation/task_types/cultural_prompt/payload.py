@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import FieldChange, PayloadCheck
@@ -102,7 +104,9 @@ def _responses(value: Any) -> list[str] | None:
 def normalize(data: dict[str, Any]) -> dict[str, Any]:
     """Shape input into the canonical payload; refuse only what can't be stored."""
     if not isinstance(data, dict):
-        raise InvalidInput("A prompt must be an object.", field_errors={"prompt": ["Give an object."]})
+        raise InvalidInput(
+            gettext("A prompt must be an object."), field_errors={"prompt": [gettext("Give an object.")]}
+        )
     errors: dict[str, list[str]] = {}
     out: dict[str, Any] = {}
     for name, max_length in (
@@ -130,7 +134,7 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     for kind in ("relevant", "irrelevant"):
         responses = _responses(data.get(kind))
         if responses is None:
-            errors[kind] = ["Give a list of responses."]
+            errors[kind] = [gettext("Give a list of responses.")]
             responses = []
         for text in responses:
             problem = limits.text_problem(text, max_length=RESPONSE_LENGTH)
@@ -141,12 +145,14 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     if best in (None, ""):
         out["best"] = None
     elif isinstance(best, bool) or not isinstance(best, int | str) or not str(best).strip().isdigit():
-        errors["best"] = ["Give the number of the best relevant response."]
+        errors["best"] = [gettext("Give the number of the best relevant response.")]
         out["best"] = None
     else:
         out["best"] = int(best)
     if errors:
-        raise InvalidInput(f"The prompt can't be saved: check the {', '.join(errors)}.", field_errors=errors)
+        raise InvalidInput(
+            gettext("The prompt can't be saved: check the %(join)s.") % {"join": ", ".join(errors)}, field_errors=errors
+        )
     return out
 
 
@@ -161,39 +167,44 @@ def check(payload: dict[str, Any], *, unit: str | None = None) -> PayloadCheck:
     errors: dict[str, list[str]] = {}
     for name in ("user", "context", "instruction"):
         if not payload.get(name):
-            errors[name] = [f"Write the {PART_LABELS[name].lower()}."]
+            errors[name] = [gettext("Write the %(lower)s.") % {"lower": PART_LABELS[name].lower()}]
     if payload.get("prompt") and any(payload.get(part) for part in PARTS) and payload["prompt"] != assemble(payload):
-        errors["prompt"] = ["The prompt must be its parts, one per line: leave it out and it is assembled."]
+        errors["prompt"] = [gettext("The prompt must be its parts, one per line: leave it out and it is assembled.")]
     if not payload.get("category") and unit is None:
-        errors["category"] = ["Choose the category."]
+        errors["category"] = [gettext("Choose the category.")]
     if not payload.get("topic") and unit is None:
-        errors["topic"] = ["Name the topic."]
+        errors["topic"] = [gettext("Name the topic.")]
     seen: dict[str, str] = {}
     for kind in ("relevant", "irrelevant"):
         responses = payload.get(kind) or []
         if not MIN_RESPONSES <= len(responses) <= MAX_RESPONSES:
             errors.setdefault(kind, []).append(
-                f"Write {MIN_RESPONSES} to {MAX_RESPONSES} {kind} responses (there are {len(responses)})."
+                gettext("Write %(MIN_RESPONSES)s to %(MAX_RESPONSES)s %(kind)s responses (there are %(len)s).")
+                % {"MIN_RESPONSES": MIN_RESPONSES, "MAX_RESPONSES": MAX_RESPONSES, "kind": kind, "len": len(responses)}
             )
         for number, text in enumerate(responses, start=1):
             if SEPARATOR in text:
                 errors.setdefault(kind, []).append(
-                    f"{kind.capitalize()} response {number}: remove the “;” "
-                    "(the KALAHI file separates responses with it)."
+                    gettext(
+                        "%(capitalize)s response %(number)s: remove the “;” (the KALAHI file separates "
+                        "responses with it)."
+                    )
+                    % {"capitalize": kind.capitalize(), "number": number}
                 )
             key = _key(text)
             if key in seen:
                 errors.setdefault(kind, []).append(
-                    f"{kind.capitalize()} response {number} repeats {seen[key]}: every response must be different."
+                    gettext("%(capitalize)s response %(number)s repeats %(seen)s: every response must be different.")
+                    % {"capitalize": kind.capitalize(), "number": number, "seen": seen[key]}
                 )
             else:
                 seen[key] = f"{kind} response {number}"
     best = payload.get("best")
     relevant = payload.get("relevant") or []
     if best is None:
-        errors["best"] = ["Mark one relevant response as the best."]
+        errors["best"] = [gettext("Mark one relevant response as the best.")]
     elif not 0 <= best < len(relevant):
-        errors["best"] = ["The best response must be one of the relevant responses."]
+        errors["best"] = [gettext("The best response must be one of the relevant responses.")]
     return PayloadCheck(errors=errors)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q
+from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Item, Membership, Project
@@ -100,39 +101,44 @@ def variant_request(*, project: Project, base_item_id: Any, writer_id: Any = Non
     # The planner's lock: a plan and a request never interleave.
     Project.objects.select_for_update().filter(pk=project.pk).get()
     if project.task_type != TASK_TYPE:
-        raise InvalidInput("Variant requests are for cultural prompt (KALAHI) projects.")
+        raise InvalidInput(gettext("Variant requests are for cultural prompt (KALAHI) projects."))
     try:
         base_pk = int(base_item_id)
     except (TypeError, ValueError):
         raise InvalidInput(
-            "Name the base prompt by its item id.", field_errors={"base_item": ["Give an item id."]}
+            gettext("Name the base prompt by its item id."), field_errors={"base_item": [gettext("Give an item id.")]}
         ) from None
     base = Item.objects.select_related("current_version", "concept").filter(project=project, pk=base_pk).first()
     if base is None:
         raise InvalidInput(
-            f"This project has no prompt {base_pk}.", field_errors={"base_item": ["No such prompt in this project."]}
+            gettext("This project has no prompt %(base_pk)s.") % {"base_pk": base_pk},
+            field_errors={"base_item": [gettext("No such prompt in this project.")]},
         )
     if base.status != Item.Status.APPROVED:
         raise InvalidInput(
-            f"Prompt {base_pk} is {base.get_status_display().lower()}: only an approved base prompt gets variants.",
-            field_errors={"base_item": ["Not approved."]},
+            gettext("Prompt %(base_pk)s is %(get_status_display)s: only an approved base prompt gets variants.")
+            % {"base_pk": base_pk, "get_status_display": base.get_status_display().lower()},
+            field_errors={"base_item": [gettext("Not approved.")]},
         )
     if not _is_base(base):
         raise InvalidInput(
-            f"Prompt {base_pk} is a variant of {base_id(base)}: ask for a variant of the base prompt itself.",
-            field_errors={"base_item": ["Not a base prompt."]},
+            gettext("Prompt %(base_pk)s is a variant of %(base_id)s: ask for a variant of the base prompt itself.")
+            % {"base_pk": base_pk, "base_id": base_id(base)},
+            field_errors={"base_item": [gettext("Not a base prompt.")]},
         )
     if base.concept_id is None:
         raise InvalidInput(
-            f"Prompt {base_pk} has no unit (category and topic), so it can't be given to a writer.",
-            field_errors={"base_item": ["No unit."]},
+            gettext("Prompt %(base_pk)s has no unit (category and topic), so it can't be given to a writer.")
+            % {"base_pk": base_pk},
+            field_errors={"base_item": [gettext("No unit.")]},
         )
     free = free_writers(project=project, concept_id=base.concept_id)
     if writer_id in (None, ""):
         if not free:
             raise InvalidInput(
-                f"No writer is free for the unit “{base.concept.name}”: every active writer already writes for it.",
-                field_errors={"writer": ["No free writer."]},
+                gettext("No writer is free for the unit “%(name)s”: every active writer already writes for it.")
+                % {"name": base.concept.name},
+                field_errors={"writer": [gettext("No free writer.")]},
             )
         writer = free[0]
     else:
@@ -143,14 +149,17 @@ def variant_request(*, project: Project, base_item_id: Any, writer_id: Any = Non
         )
         if writer is None:
             raise InvalidInput(
-                f"User {writer_id} is not an active writer of this project.",
-                field_errors={"writer": ["Not an active writer."]},
+                gettext("User %(writer_id)s is not an active writer of this project.") % {"writer_id": writer_id},
+                field_errors={"writer": [gettext("Not an active writer.")]},
             )
         if writer.pk not in {m.pk for m in free}:
             raise InvalidInput(
-                f"{_writer_name(writer)} already writes for the unit “{base.concept.name}” (one authoring "
-                "assignment per writer and unit): choose another writer.",
-                field_errors={"writer": ["Already writes for this unit."]},
+                gettext(
+                    "%(writer_name)s already writes for the unit “%(name)s” (one authoring assignment per "
+                    "writer and unit): choose another writer."
+                )
+                % {"writer_name": _writer_name(writer), "name": base.concept.name},
+                field_errors={"writer": [gettext("Already writes for this unit.")]},
             )
     return Assignment.objects.create(
         project=project,

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError
@@ -38,7 +39,11 @@ def variants_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             mine = Membership.objects.filter(project=project, user_id=assignment.user_id)
             writer = mine.values_list("code", flat=True).first() or assignment.user.get_username()
-            messages.success(request, f"Variant of prompt {assignment.target_item_id} asked of {writer}.")
+            messages.success(
+                request,
+                gettext("Variant of prompt %(target_item_id)s asked of %(writer)s.")
+                % {"target_item_id": assignment.target_item_id, "writer": writer},
+            )
             return redirect("kalahi_variants", slug=slug)
     writers = (
         Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True)

@@ -10,13 +10,15 @@ the most frequent label from INDONLI test data (entailment)").
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from annotation.task_types.base import BenchmarkItem, BenchmarkSpec, BenchmarkTemplate, ExportRecord
 from annotation.task_types.nli.labels import LABELS, UnknownLabel, normalize_label
 
 TEMPLATES = (
     BenchmarkTemplate(
         name="label_id",
-        label="Label prompt (Indonesian)",
+        label=gettext_lazy("Label prompt (Indonesian)"),
         text="Premis: {{ premise }}\n"
         "Hipotesis: {{ hypothesis }}\n"
         "Apakah hipotesis tersebut pasti benar (entailment), mungkin benar (neutral), atau pasti salah "
@@ -25,7 +27,7 @@ TEMPLATES = (
     ),
     BenchmarkTemplate(
         name="label_en",
-        label="Label prompt (English)",
+        label=gettext_lazy("Label prompt (English)"),
         text="Premise: {{ premise }}\n"
         "Hypothesis: {{ hypothesis }}\n"
         "Given the premise, is the hypothesis definitely true (entailment), possibly true (neutral), or "

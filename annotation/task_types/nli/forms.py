@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from annotation import limits
 from annotation.task_types.nli.checks import HYPOTHESES_PER_PREMISE
@@ -27,7 +29,7 @@ class NliAuthorForm(forms.Form):
         max_length=limits.JUSTIFICATION,
         error_messages=_LIMIT,
         widget=forms.Textarea(attrs={**_TEXT, "rows": 2}),
-        help_text="Only needed to submit despite a warning (e.g. no keyword shared with the premise).",
+        help_text=gettext_lazy("Only needed to submit despite a warning (e.g. no keyword shared with the premise)."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -37,17 +39,17 @@ class NliAuthorForm(forms.Form):
             if index == 0:
                 attrs["autofocus"] = True
             self.fields[field_name("hypothesis", index)] = forms.CharField(
-                label=f"Hypothesis {index + 1}",
+                label=gettext("Hypothesis %(index___1)s") % {"index___1": index + 1},
                 required=False,
                 max_length=HYPOTHESIS,
                 error_messages=_LIMIT,
                 widget=forms.Textarea(attrs=attrs),
             )
             self.fields[field_name("label", index)] = forms.ChoiceField(
-                label="Label", required=False, choices=LABEL_CHOICES
+                label=gettext("Label"), required=False, choices=LABEL_CHOICES
             )
             self.fields[field_name("tags", index)] = forms.MultipleChoiceField(
-                label="Phenomena", required=False, choices=TAG_CHOICES, widget=forms.CheckboxSelectMultiple
+                label=gettext("Phenomena"), required=False, choices=TAG_CHOICES, widget=forms.CheckboxSelectMultiple
             )
 
     # Table 13's definitions, shown as help beside the tags in an expert project.
@@ -99,17 +101,19 @@ class NliValidationForm(forms.Form):
     label = forms.ChoiceField(
         choices=[(label, f"{label} ({CODES[label]})") for label in LABELS], required=False, widget=forms.RadioSelect
     )
-    error = forms.BooleanField(required=False, label="The pair has an error (ungrammatical, incomplete, punctuation)")
+    error = forms.BooleanField(
+        required=False, label=_("Error: the pair is ungrammatical, incomplete or badly punctuated")
+    )
     correction = forms.CharField(
         required=False,
         max_length=HYPOTHESIS,
-        label="Corrected hypothesis (optional; sent to the reviewer, it does not replace the text)",
+        label=gettext_lazy("Corrected hypothesis (optional; sent to the reviewer, it does not replace the text)"),
         widget=forms.Textarea(attrs={**_TEXT, "rows": 2}),
     )
     comment = forms.CharField(
         required=False,
         max_length=limits.COMMENT,
-        label="Comment (optional)",
+        label=gettext_lazy("Comment (optional)"),
         widget=forms.Textarea(attrs={**_TEXT, "rows": 2}),
     )
 

@@ -14,6 +14,8 @@ import contextlib
 from collections import defaultdict
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import GoldCase, GoldOutcome, JudgmentInput
@@ -45,7 +47,9 @@ def _flag(value: Any) -> bool | None:
 def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     """{"label", "error", "correction", "comment"} flat, or nested {"value", "flags", "comment"}."""
     if not isinstance(data, dict):
-        raise InvalidInput("A judgment must be an object.", field_errors={"label": ["Give an object."]})
+        raise InvalidInput(
+            gettext("A judgment must be an object."), field_errors={"label": [gettext("Give an object.")]}
+        )
     value = data.get("value") if isinstance(data.get("value"), dict) else data
     flags_in = data.get("flags") if isinstance(data.get("flags"), dict) else data
     errors: dict[str, list[str]] = {}
@@ -53,10 +57,10 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     with contextlib.suppress(UnknownLabel):
         label = normalize_label(value.get("label"))
     if label is None:
-        errors["label"] = [f"Choose {', '.join(LABELS)} (keys e, n, c)."]
+        errors["label"] = [gettext("Choose %(join)s (keys e, n, c).") % {"join": ", ".join(LABELS)}]
     error = _flag(flags_in.get("error"))
     if error is None:
-        errors["error"] = ["Must be true or false."]
+        errors["error"] = [gettext("Must be true or false.")]
     correction = flags_in.get("correction") or ""
     comment = data.get("comment") or ""
     for name, text, max_length in (("correction", correction, HYPOTHESIS), ("comment", comment, limits.COMMENT)):
@@ -66,7 +70,7 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     if not errors.get("correction") and isinstance(correction, str) and correction.strip() and not error:
         error = True  # a proposed correction says there is an error
     if errors:
-        raise InvalidInput("The label can't be saved yet.", field_errors=errors)
+        raise InvalidInput(gettext("The label can't be saved yet."), field_errors=errors)
     return JudgmentInput(
         value={"label": label},
         flags={"error": bool(error), "correction": correction.strip()},

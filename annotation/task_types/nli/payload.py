@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import FieldChange, PayloadCheck
@@ -36,7 +38,9 @@ def _text(value: Any) -> str | None:
 def normalize(data: dict[str, Any]) -> dict[str, Any]:
     """Shape input into the canonical payload; refuse what can't be stored (an unknown label or tag too)."""
     if not isinstance(data, dict):
-        raise InvalidInput("A hypothesis must be an object.", field_errors={"hypothesis": ["Give an object."]})
+        raise InvalidInput(
+            gettext("A hypothesis must be an object."), field_errors={"hypothesis": [gettext("Give an object.")]}
+        )
     errors: dict[str, list[str]] = {}
     hypothesis = _text(data.get("hypothesis"))
     if hypothesis is None:
@@ -46,22 +50,28 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     try:
         label = normalize_label(data.get("label") if data.get("label") is not None else "") or ""
     except UnknownLabel:
-        errors["label"] = [f"Choose one of {', '.join(LABELS)}."]
+        errors["label"] = [gettext("Choose one of %(join)s.") % {"join": ", ".join(LABELS)}]
     raw_tags = data.get("tags") or []
     if isinstance(raw_tags, str):
         raw_tags = [t for t in raw_tags.replace(";", ",").split(",") if t.strip()]
     tags: set[str] = set()
     if not isinstance(raw_tags, list | tuple):
-        errors["tags"] = ["Give a list of phenomenon tags."]
+        errors["tags"] = [gettext("Give a list of phenomenon tags.")]
     else:
         for raw in raw_tags:
             try:
                 tags.add(normalize_phenomenon(raw))
             except UnknownPhenomenon:
-                errors.setdefault("tags", []).append(f"Unknown tag “{limits.shown(raw)}”; use {', '.join(PHENOMENA)}.")
+                errors.setdefault("tags", []).append(
+                    gettext("Unknown tag “%(shown)s”; use %(join)s.")
+                    % {"shown": limits.shown(raw), "join": ", ".join(PHENOMENA)}
+                )
     errors.update(limits.text_errors([("hypothesis", hypothesis, HYPOTHESIS)]) if "hypothesis" not in errors else {})
     if errors:
-        raise InvalidInput(f"The hypothesis can't be saved: check the {', '.join(errors)}.", field_errors=errors)
+        raise InvalidInput(
+            gettext("The hypothesis can't be saved: check the %(join)s.") % {"join": ", ".join(errors)},
+            field_errors=errors,
+        )
     return {"hypothesis": hypothesis, "label": label, "tags": sorted(tags, key=TAG_ORDER.__getitem__)}
 
 
@@ -69,11 +79,11 @@ def check(payload: dict[str, Any], *, expert: bool = False) -> PayloadCheck:
     """One hypothesis on its own: written, labelled, and (expert project) tagged."""
     errors: dict[str, list[str]] = {}
     if not payload.get("hypothesis"):
-        errors["hypothesis"] = ["Write the hypothesis."]
+        errors["hypothesis"] = [gettext("Write the hypothesis.")]
     if payload.get("label") not in LABELS:
-        errors["label"] = ["Choose entailment, neutral or contradiction."]
+        errors["label"] = [gettext("Choose entailment, neutral or contradiction.")]
     if expert and not payload.get("tags"):
-        errors["tags"] = ["Tag at least one inference phenomenon."]
+        errors["tags"] = [gettext("Tag at least one inference phenomenon.")]
     return PayloadCheck(errors=errors)
 
 
@@ -124,7 +134,8 @@ def check_unit(payloads: list[dict[str, Any]], *, premise: str, expert: bool) ->
         for index, payload in enumerate(payloads):
             if not payload.get("tags"):
                 errors.setdefault(field_name("tags", index), []).append(
-                    f"Hypothesis {index + 1}: tag at least one inference phenomenon."
+                    gettext("Hypothesis %(index___1)s: tag at least one inference phenomenon.")
+                    % {"index___1": index + 1}
                 )
     return PayloadCheck(errors=errors, warnings=warnings)
 

@@ -20,6 +20,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.importing.concepts import MAX_ERRORS, ConceptRow, ParseResult
@@ -41,7 +43,7 @@ _COLUMNS = {
 def unit_clean(data: dict[str, Any], *, word_limit: int | None = None) -> dict[str, Any]:
     """A premise's Concept.data, validated, with the sentence size computed from the text."""
     if not isinstance(data, dict):
-        raise InvalidInput("A premise must be an object.", field_errors={"data": ["Give an object."]})
+        raise InvalidInput(gettext("A premise must be an object."), field_errors={"data": [gettext("Give an object.")]})
     values = {name: data.get(name) for name in ("text", "source", "topic", "document_id")}
     errors: dict[str, list[str]] = {}
     texts: dict[str, str] = {}
@@ -51,7 +53,7 @@ def unit_clean(data: dict[str, Any], *, word_limit: int | None = None) -> dict[s
             continue
         texts[name] = " ".join(str(value if value is not None else "").split())
     if errors:
-        raise InvalidInput("The premise can't be stored.", field_errors=errors)
+        raise InvalidInput(gettext("The premise can't be stored."), field_errors=errors)
     errors = limits.text_errors(
         [
             ("text", texts["text"], PREMISE_TEXT),
@@ -60,19 +62,23 @@ def unit_clean(data: dict[str, Any], *, word_limit: int | None = None) -> dict[s
         ]
     )
     if not texts["text"]:
-        errors.setdefault("text", []).append("The premise text is empty.")
+        errors.setdefault("text", []).append(gettext("The premise text is empty."))
     if texts["source"].casefold() not in SOURCES:
         errors.setdefault("source", []).append(
-            f"The source genre “{limits.shown(texts['source'])}” is none of {', '.join(SOURCES)}."
+            gettext("The source genre “%(shown)s” is none of %(join)s.")
+            % {"shown": limits.shown(texts["source"]), "join": ", ".join(SOURCES)}
         )
     if not texts["document_id"]:
-        errors.setdefault("document_id", []).append("The document id is empty.")
+        errors.setdefault("document_id", []).append(gettext("The document id is empty."))
     if word_limit is not None and not errors.get("text"):
         count = len(tokens(texts["text"]))
         if count > word_limit:
-            errors.setdefault("text", []).append(f"The premise has {count} words; at most {word_limit} are allowed.")
+            errors.setdefault("text", []).append(
+                gettext("The premise has %(count)s words; at most %(word_limit)s are allowed.")
+                % {"count": count, "word_limit": word_limit}
+            )
     if errors:
-        raise InvalidInput("The premise can't be stored.", field_errors=errors)
+        raise InvalidInput(gettext("The premise can't be stored."), field_errors=errors)
     return {
         "text": texts["text"],
         "source": texts["source"].casefold(),
@@ -89,12 +95,17 @@ def _records(text: str, fmt: str, result: ParseResult) -> Iterator[tuple[int, di
             reader.fieldnames = [h.strip().casefold() for h in (reader.fieldnames or [])]
             for record in reader:
                 if None in record:
-                    result.errors.append(f"Line {reader.line_num}: more cells than columns.")
+                    result.errors.append(
+                        gettext("Line %(line_num)s: more cells than columns.") % {"line_num": reader.line_num}
+                    )
                     continue
                 if any((v or "").strip() for v in record.values()):
                     yield reader.line_num, record
         except csv.Error as exc:
-            result.errors.append(f"Line {reader.reader.line_num}: not valid CSV ({exc}).")
+            result.errors.append(
+                gettext("Line %(line_num)s: not valid CSV (%(exc)s).")
+                % {"line_num": reader.reader.line_num, "exc": exc}
+            )
         return
     for line, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
@@ -102,10 +113,10 @@ def _records(text: str, fmt: str, result: ParseResult) -> Iterator[tuple[int, di
         try:
             record = json.loads(raw)
         except (ValueError, RecursionError):
-            result.errors.append(f"Line {line}: not valid JSON.")
+            result.errors.append(gettext("Line %(line)s: not valid JSON.") % {"line": line})
             continue
         if not isinstance(record, dict):
-            result.errors.append(f"Line {line}: expected a JSON object.")
+            result.errors.append(gettext("Line %(line)s: expected a JSON object.") % {"line": line})
             continue
         yield line, record
 
@@ -137,7 +148,7 @@ def parse_premises(text: str, fmt: str, *, settings: dict[str, Any], existing: l
     seen: dict[tuple[str, str], int] = {}
     for line, record in _records(text, fmt, result):
         if len(result.errors) >= MAX_ERRORS:
-            result.errors.append(f"Stopped reading after {MAX_ERRORS} problems.")
+            result.errors.append(gettext("Stopped reading after %(MAX_ERRORS)s problems.") % {"MAX_ERRORS": MAX_ERRORS})
             break
         try:
             data = unit_clean(
@@ -146,11 +157,16 @@ def parse_premises(text: str, fmt: str, *, settings: dict[str, Any], existing: l
             )
         except InvalidInput as exc:
             for field_name, messages in exc.field_errors.items():
-                result.errors.append(f"Line {line}, {field_name}: {' '.join(messages)}")
+                result.errors.append(
+                    gettext("Line %(line)s, %(field_name)s: %(join)s")
+                    % {"line": line, "field_name": field_name, "join": " ".join(messages)}
+                )
             continue
         key = (data["document_id"], data["text"])
         if key in seen:
-            result.errors.append(f"Line {line}: the same premise as line {seen[key]}.")
+            result.errors.append(
+                gettext("Line %(line)s: the same premise as line %(seen)s.") % {"line": line, "seen": seen[key]}
+            )
             continue
         seen[key] = line
         name = known.get(key)
@@ -160,21 +176,35 @@ def parse_premises(text: str, fmt: str, *, settings: dict[str, Any], existing: l
             if count > per_document:
                 firsts = ", ".join(document_lines[data["document_id"]][:per_document])
                 result.errors.append(
-                    f"Line {line}: document “{data['document_id']}” would have {count} premises; at most "
-                    f"{per_document} per document ({firsts})."
+                    gettext(
+                        "Line %(line)s: document “%(data)s” would have %(count)s premises; at most "
+                        "%(per_document)s per document (%(firsts)s)."
+                    )
+                    % {
+                        "line": line,
+                        "data": data["document_id"],
+                        "count": count,
+                        "per_document": per_document,
+                        "firsts": firsts,
+                    }
                 )
                 continue
             given = _pick(record, "premise_id")
             name = str(given).strip() if given not in (None, "") else f"{data['document_id']}#{count}"
             problem = limits.text_problem(name, max_length=limits.CONCEPT_NAME)
             if problem:
-                result.errors.append(f"Line {line}, premise_id: {problem}")
+                result.errors.append(
+                    gettext("Line %(line)s, premise_id: %(problem)s") % {"line": line, "problem": problem}
+                )
                 continue
             if name.casefold() in names:
-                result.errors.append(f"Line {line}: premise id “{name}” is already used by another premise.")
+                result.errors.append(
+                    gettext("Line %(line)s: premise id “%(name)s” is already used by another premise.")
+                    % {"line": line, "name": name}
+                )
                 continue
             names.add(name.casefold())
         result.rows.append(ConceptRow(line, data["source"], name, data=data))
     if not result.rows and not result.errors:
-        result.errors.append("The file has no premises.")
+        result.errors.append(gettext("The file has no premises."))
     return result

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from annotation.task_types.base import BoolSetting, ChoiceSetting, IntSetting
 
 LAY = "lay"
@@ -17,15 +19,21 @@ ANNOTATOR_TYPES = (LAY, EXPERT)
 VALIDATION_PERCENT_DEFAULT = {LAY: 30, EXPERT: 100}
 
 SETTINGS = {
-    "annotator_type": ChoiceSetting(default=LAY, choices=ANNOTATOR_TYPES),
+    "annotator_type": ChoiceSetting(label=gettext_lazy("Annotator type"), default=LAY, choices=ANNOTATOR_TYPES),
     # of the approved pairs, the share (in percent) sent to validation, sampled from the project's seed
-    "validation_percent": IntSetting(default=VALIDATION_PERCENT_DEFAULT[LAY], min_value=0, max_value=100),
+    "validation_percent": IntSetting(
+        label=gettext_lazy("Validation percent"), default=VALIDATION_PERCENT_DEFAULT[LAY], min_value=0, max_value=100
+    ),
     # the paper limits the snippets taken from one source document
-    "premises_per_document": IntSetting(default=5, min_value=1, max_value=1000),
+    "premises_per_document": IntSetting(
+        label=gettext_lazy("Premises per document"), default=5, min_value=1, max_value=1000
+    ),
     # a paragraph premise is kept under this many words (the paper: 200, for the language models of 2021)
-    "paragraph_word_limit": IntSetting(default=200, min_value=10, max_value=5000),
+    "paragraph_word_limit": IntSetting(
+        label=gettext_lazy("Paragraph word limit"), default=200, min_value=10, max_value=5000
+    ),
     # QC review of each written hypothesis; off: a submitted hypothesis is approved at once
-    "qc_review": BoolSetting(default=True),
+    "qc_review": BoolSetting(label=gettext_lazy("QC review"), default=True),
 }
 
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from annotation import limits
 from annotation.task_types.preference.judging import positional
@@ -28,12 +29,14 @@ class PromptAuthorForm(forms.Form):
         widget=forms.Textarea(attrs={**_TEXT, "rows": 5, "autofocus": True}),
     )
     input = forms.CharField(
-        label="Input text (optional)",
+        label=gettext_lazy("Input text (optional)"),
         max_length=INPUT,
         required=False,
         error_messages=_LIMIT,
         widget=forms.Textarea(attrs={**_TEXT, "rows": 6}),
-        help_text="The text the prompt works on: an article to summarise, code to fix, a passage to translate.",
+        help_text=gettext_lazy(
+            "The text the prompt works on: an article to summarise, code to fix, a passage to translate."
+        ),
     )
     justification = forms.CharField(required=False, max_length=limits.JUSTIFICATION, widget=forms.HiddenInput)
 
@@ -47,7 +50,7 @@ class RatingForm(forms.Form):
     comment = forms.CharField(
         required=False,
         max_length=limits.COMMENT,
-        label="Comment (optional)",
+        label=gettext_lazy("Comment (optional)"),
         widget=forms.Textarea(attrs={**_TEXT, "rows": 2}),
     )
 

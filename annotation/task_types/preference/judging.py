@@ -18,6 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import GoldCase, GoldOutcome, JudgeItem, JudgmentInput
@@ -71,20 +73,25 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     """{"ratings": [{"relevance", "fluency"}, ...] by shown position, "best": position, "comment"} (also
     nested under "value"). Every position needs both scores; the best is one of the positions."""
     if not isinstance(data, dict):
-        raise InvalidInput("A rating must be an object.", field_errors={"ratings": ["Give an object."]})
+        raise InvalidInput(
+            gettext("A rating must be an object."), field_errors={"ratings": [gettext("Give an object.")]}
+        )
     value = data.get("value") if isinstance(data.get("value"), dict) else data
     errors: dict[str, list[str]] = {}
     raw = value.get("ratings")
     ratings: list[dict[str, int]] = []
     if not isinstance(raw, list) or not raw or len(raw) > MAX_RESPONSES:
-        errors["ratings"] = [f"Rate every response (1 to {MAX_RESPONSES} of them)."]
+        errors["ratings"] = [
+            gettext("Rate every response (1 to %(MAX_RESPONSES)s of them).") % {"MAX_RESPONSES": MAX_RESPONSES}
+        ]
     else:
         for position, row in enumerate(raw, 1):
             scores = {c: _score(row.get(c)) if isinstance(row, dict) else None for c in CRITERIA}
             missing = [c for c, s in scores.items() if s is None]
             if missing:
                 errors.setdefault("ratings", []).append(
-                    f"Response {position}: give {' and '.join(missing)} a score from 1 to 5."
+                    gettext("Response %(position)s: give %(join)s a score from 1 to 5.")
+                    % {"position": position, "join": " and ".join(missing)}
                 )
             else:
                 ratings.append(scores)  # type: ignore[arg-type]
@@ -92,7 +99,7 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     if isinstance(best, str) and best.strip().isdigit():
         best = int(best.strip())
     if isinstance(best, bool) or not isinstance(best, int) or not (isinstance(raw, list) and 1 <= best <= len(raw)):
-        errors["best"] = ["Pick the best response."]
+        errors["best"] = [gettext("Pick the best response.")]
     comment = data.get("comment") or ""
     problem = (
         limits.NOT_TEXT if not isinstance(comment, str) else limits.text_problem(comment, max_length=limits.COMMENT)
@@ -100,7 +107,7 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     if problem:
         errors["comment"] = [problem]
     if errors:
-        raise InvalidInput("The rating can't be saved yet.", field_errors=errors)
+        raise InvalidInput(gettext("The rating can't be saved yet."), field_errors=errors)
     return JudgmentInput(value={"ratings": ratings, "best": best}, flags={}, comment=comment.strip())
 
 
@@ -111,11 +118,13 @@ def complete_judgment(
     ids = [r["id"] for r in payload.get("responses") or []]
     ratings = judgment.value["ratings"]
     if not ids:
-        raise InvalidInput("This prompt has no responses to rate yet.", field_errors={"ratings": ["No responses."]})
+        raise InvalidInput(
+            gettext("This prompt has no responses to rate yet."), field_errors={"ratings": [gettext("No responses.")]}
+        )
     if len(ratings) != len(ids):
         raise InvalidInput(
-            f"Rate all {len(ids)} responses (this rating has {len(ratings)}).",
-            field_errors={"ratings": ["Rate every response."]},
+            gettext("Rate all %(len)s responses (this rating has %(len2)s).") % {"len": len(ids), "len2": len(ratings)},
+            field_errors={"ratings": [gettext("Rate every response.")]},
         )
     order = shown_order(ids, seed=seed, item_id=item_id, judge_id=judge_id)
     value = {

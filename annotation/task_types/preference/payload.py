@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import FieldChange, PayloadCheck
@@ -40,11 +42,15 @@ def _text(value: Any) -> str | None:
 
 def _response(raw: Any, index: int, errors: dict[str, list[str]]) -> dict[str, Any] | None:
     if not isinstance(raw, dict):
-        errors.setdefault("responses", []).append(f"Response {index + 1} must be an object.")
+        errors.setdefault("responses", []).append(
+            gettext("Response %(index___1)s must be an object.") % {"index___1": index + 1}
+        )
         return None
     text, model = _text(raw.get("text")), _text(raw.get("model"))
     if text is None or model is None:
-        errors.setdefault("responses", []).append(f"Response {index + 1}: text and model must be text.")
+        errors.setdefault("responses", []).append(
+            gettext("Response %(index___1)s: text and model must be text.") % {"index___1": index + 1}
+        )
         return None
     response: dict[str, Any] = {
         "id": _text(raw.get("id")) or f"r{index + 1}",
@@ -64,7 +70,9 @@ def _response(raw: Any, index: int, errors: dict[str, list[str]]) -> dict[str, A
 
 def normalize(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise InvalidInput("A prompt must be an object.", field_errors={"prompt": ["Give an object."]})
+        raise InvalidInput(
+            gettext("A prompt must be an object."), field_errors={"prompt": [gettext("Give an object.")]}
+        )
     errors: dict[str, list[str]] = {}
     prompt, input_text = _text(data.get("prompt")), _text(data.get("input"))
     if prompt is None:
@@ -74,7 +82,7 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     raw_responses = data.get("responses") or []
     responses: list[dict[str, Any]] = []
     if not isinstance(raw_responses, list):
-        errors["responses"] = ["Give a list of responses."]
+        errors["responses"] = [gettext("Give a list of responses.")]
     else:
         for index, raw in enumerate(raw_responses):
             response = _response(raw, index, errors)
@@ -88,7 +96,7 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
                 pair["first"], pair["second"] = str(raw["first"]), str(raw["second"])
             pairs.append(pair)
     if errors:
-        raise InvalidInput("The prompt can't be read.", field_errors=errors)
+        raise InvalidInput(gettext("The prompt can't be read."), field_errors=errors)
     payload: dict[str, Any] = {"prompt": prompt, "input": input_text, "responses": responses}
     language = _text(data.get("language"))
     if language:
@@ -102,28 +110,36 @@ def check(payload: dict[str, Any]) -> PayloadCheck:
     errors: dict[str, list[str]] = {}
     prompt = payload.get("prompt") or ""
     if not prompt:
-        errors["prompt"] = ["Write the prompt."]
+        errors["prompt"] = [gettext("Write the prompt.")]
     for name, value, limit in (("prompt", prompt, PROMPT), ("input", payload.get("input") or "", INPUT)):
         problem = limits.text_problem(value, max_length=limit)
         if problem:
             errors.setdefault(name, []).append(problem)
     responses = payload.get("responses") or []
     if len(responses) > MAX_RESPONSES:
-        errors.setdefault("responses", []).append(f"At most {MAX_RESPONSES} responses per prompt.")
+        errors.setdefault("responses", []).append(
+            gettext("At most %(MAX_RESPONSES)s responses per prompt.") % {"MAX_RESPONSES": MAX_RESPONSES}
+        )
     ids = [r["id"] for r in responses]
     if len(set(ids)) != len(ids):
-        errors.setdefault("responses", []).append("Two responses have the same id.")
+        errors.setdefault("responses", []).append(gettext("Two responses have the same id."))
     for response in responses:
         if not response["text"]:
-            errors.setdefault("responses", []).append(f"Response {response['id']} is empty.")
+            errors.setdefault("responses", []).append(
+                gettext("Response %(response)s is empty.") % {"response": response["id"]}
+            )
         for value, limit in ((response["text"], RESPONSE), (response["model"], MODEL)):
             problem = limits.text_problem(value, max_length=limit)
             if problem:
-                errors.setdefault("responses", []).append(f"Response {response['id']}: {problem}")
+                errors.setdefault("responses", []).append(
+                    gettext("Response %(response)s: %(problem)s") % {"response": response["id"], "problem": problem}
+                )
     known = set(ids)
     for pair in payload.get("human_pairs") or []:
         if pair["chosen"] not in known or pair["rejected"] not in known or pair["chosen"] == pair["rejected"]:
-            errors.setdefault("human_pairs", []).append(f"Pair {pair['id'] or '?'} names unknown responses.")
+            errors.setdefault("human_pairs", []).append(
+                gettext("Pair %(pair)s names unknown responses.") % {"pair": pair["id"] or "?"}
+            )
     return PayloadCheck(errors=errors)
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation.errors import InvalidInput
 from annotation.task_types.sentence_completion.places import TOPICS
 
@@ -32,14 +34,17 @@ def unit_clean(data: dict[str, Any]) -> dict[str, Any]:
     if data == SLOT:
         return dict(SLOT)
     raise InvalidInput(
-        'A sentence-completion unit takes no attributes but {"slot": true}.', field_errors={"data": ["Leave empty."]}
+        gettext('A sentence-completion unit takes no attributes but {"slot": true}.'),
+        field_errors={"data": [gettext("Leave empty.")]},
     )
 
 
 def default_units(slots_per_topic: int) -> list[tuple[str, str, dict[str, Any]]]:
     """(topic, unit name, data): each of the paper's topics, its one subtopic, then its writing slots."""
     if isinstance(slots_per_topic, bool) or not isinstance(slots_per_topic, int):
-        raise InvalidInput("Slots per topic must be a whole number.", field_errors={"slots": ["Not a number."]})
+        raise InvalidInput(
+            gettext("Slots per topic must be a whole number."), field_errors={"slots": [gettext("Not a number.")]}
+        )
     if not 0 <= slots_per_topic <= MAX_SLOTS:
         message = f"Slots per topic must be between 0 and {MAX_SLOTS}."
         raise InvalidInput(message, field_errors={"slots": [message]})

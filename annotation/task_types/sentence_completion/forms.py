@@ -1,4 +1,5 @@
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from annotation import limits
 from annotation.task_types.sentence_completion.payload import LETTERS
@@ -40,17 +41,20 @@ class CompletionAuthorForm(forms.Form):
     topic = forms.CharField(required=False, max_length=200, error_messages=_LIMIT, widget=forms.Select)
     subtopic = forms.CharField(required=False, max_length=300, error_messages=_LIMIT, widget=forms.Select)
     relevant_to_this_country = forms.ChoiceField(
-        required=False, choices=YES_NO, widget=forms.RadioSelect, label="Is this relevant to my country?"
+        required=False, choices=YES_NO, widget=forms.RadioSelect, label=gettext_lazy("Is this relevant to my country?")
     )
     relevant_to_other_countries = forms.ChoiceField(
-        required=False, choices=YES_NO, widget=forms.RadioSelect, label="Is this relevant to other Arab countries?"
+        required=False,
+        choices=YES_NO,
+        widget=forms.RadioSelect,
+        label=gettext_lazy("Is this relevant to other Arab countries?"),
     )
     justification = forms.CharField(
         required=False,
         max_length=limits.JUSTIFICATION,
         error_messages=_LIMIT,
         widget=forms.Textarea(attrs={**_TEXT, "rows": 2}),
-        help_text="Only needed to submit a completion that repeats the premise.",
+        help_text=gettext_lazy("Only needed to submit a completion that repeats the premise."),
     )
 
     def __init__(self, *args, catalog: dict[str, list[str]] | None = None, **kwargs):

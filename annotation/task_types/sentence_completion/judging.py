@@ -15,6 +15,7 @@ import itertools
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from annotation import limits
 from annotation.errors import InvalidInput
@@ -69,7 +70,7 @@ class PeerAnswerForm(forms.Form):
     comment = forms.CharField(
         required=False,
         max_length=limits.COMMENT,
-        label="Comment (optional)",
+        label=gettext_lazy("Comment (optional)"),
         widget=forms.Textarea(attrs={"dir": "auto", "rows": 2, "autocomplete": "off"}),
     )
 

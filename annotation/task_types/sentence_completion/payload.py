@@ -15,6 +15,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import FieldChange, PayloadCheck
@@ -39,7 +41,7 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, str | int | float) and not isinstance(value, bool):
         return str(value).strip()
-    raise InvalidInput("The item has the wrong shape.", field_errors={"premise": ["Must be text."]})
+    raise InvalidInput(gettext("The item has the wrong shape."), field_errors={"premise": [gettext("Must be text.")]})
 
 
 def yes_no(value: Any) -> bool | None:
@@ -68,7 +70,9 @@ def answer_letter(value: Any) -> str:
 def normalize(data: dict[str, Any]) -> dict[str, Any]:
     """Accepts the canonical shape, or the release's `options{text}` / `answer_key` / `first_statement`."""
     if not isinstance(data, dict):
-        raise InvalidInput("The item has the wrong shape.", field_errors={"premise": ["Give an object."]})
+        raise InvalidInput(
+            gettext("The item has the wrong shape."), field_errors={"premise": [gettext("Give an object.")]}
+        )
     premise = _text(data.get("premise", data.get("first_statement")))
     completions = data.get("completions")
     if completions is None and isinstance(data.get("options"), dict):
@@ -77,7 +81,8 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
         completions = [data.get(f"completion_{letter.lower()}") for letter in LETTERS]
     if not isinstance(completions, list | tuple) or len(completions) > len(LETTERS):
         raise InvalidInput(
-            "The item has the wrong shape.", field_errors={"completions": [f"Give {len(LETTERS)} completions."]}
+            gettext("The item has the wrong shape."),
+            field_errors={"completions": [gettext("Give %(len)s completions.") % {"len": len(LETTERS)}]},
         )
     texts = [_text(c) for c in completions] + [""] * (len(LETTERS) - len(completions))
     answer = data.get("answer")
@@ -103,7 +108,9 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
         ]
     )
     if errors:
-        raise InvalidInput(f"The item can't be saved: check the {', '.join(errors)}.", field_errors=errors)
+        raise InvalidInput(
+            gettext("The item can't be saved: check the %(join)s.") % {"join": ", ".join(errors)}, field_errors=errors
+        )
     payload: dict[str, Any] = {
         "premise": premise,
         "completions": texts,
@@ -141,22 +148,26 @@ def check(payload: dict[str, Any], *, script: str = "arabic") -> PayloadCheck:
     premise = payload.get("premise", "")
     completions = payload.get("completions", [])
     if not premise:
-        errors["premise"] = ["Write the premise (the start of the sentence)."]
+        errors["premise"] = [gettext("Write the premise (the start of the sentence).")]
     elif script == "arabic" and not is_arabic_script(premise):
-        errors["premise"] = ["Write the premise in Arabic script."]
+        errors["premise"] = [gettext("Write the premise in Arabic script.")]
     seen: dict[str, str] = {}
     warnings: dict[str, list[str]] = {}
     folded_premise = _fold(premise)
     for letter, text in zip(LETTERS, completions, strict=False):
         field = f"completion_{letter.lower()}"
         if not text:
-            errors.setdefault(field, []).append(f"Completion {letter} is empty.")
+            errors.setdefault(field, []).append(gettext("Completion %(letter)s is empty.") % {"letter": letter})
             continue
         if script == "arabic" and not is_arabic_script(text):
-            errors.setdefault(field, []).append(f"Write completion {letter} in Arabic script.")
+            errors.setdefault(field, []).append(
+                gettext("Write completion %(letter)s in Arabic script.") % {"letter": letter}
+            )
         key = _fold(text)
         if key in seen:
-            errors.setdefault(field, []).append(f"Completion {letter} repeats completion {seen[key]}.")
+            errors.setdefault(field, []).append(
+                gettext("Completion %(letter)s repeats completion %(seen)s.") % {"letter": letter, "seen": seen[key]}
+            )
         else:
             seen[key] = letter
         if folded_premise and (key == folded_premise or key.startswith(folded_premise)):
@@ -165,12 +176,12 @@ def check(payload: dict[str, Any], *, script: str = "arabic") -> PayloadCheck:
                 "justification to submit anyway."
             )
     if payload.get("answer") not in LETTERS:
-        errors["answer"] = ["Mark the culturally right completion."]
+        errors["answer"] = [gettext("Mark the culturally right completion.")]
     if payload.get("country") not in COUNTRIES:
-        errors["country"] = [f"Choose one of the countries: {', '.join(COUNTRIES)}."]
+        errors["country"] = [gettext("Choose one of the countries: %(join)s.") % {"join": ", ".join(COUNTRIES)}]
     for field in ("relevant_to_this_country", "relevant_to_other_countries"):
         if payload.get(field) is None:
-            errors[field] = ["Answer yes or no."]
+            errors[field] = [gettext("Answer yes or no.")]
     return PayloadCheck(errors=errors, warnings=warnings)
 
 

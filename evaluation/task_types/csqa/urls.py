@@ -1,6 +1,7 @@
 """csqa's LLM pages (included by evaluation/urls_drafts.py with every task type's)."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from evaluation.task_types.csqa import views
 
@@ -11,4 +12,4 @@ urlpatterns = [
 ]
 
 # Linked from the project's runs page (evaluation.task_types.task_type_pages).
-PAGES = {"llm_generate": "Generate drafts", "llm_adapt": "Adapt CommonsenseQA", "human_vs_llm": "Human vs LLM"}
+PAGES = {"llm_generate": _("Generate drafts"), "llm_adapt": _("Adapt CommonsenseQA"), "human_vs_llm": _("Human vs LLM")}

@@ -3,6 +3,7 @@ scores, and the variant requests of annotation/task_types/cultural_prompt/ (page
 core URL module names a task type."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from annotation.task_types.cultural_prompt import views as variant_views
 from annotation.task_types.cultural_prompt.api import VariantRequestApi
@@ -19,4 +20,4 @@ urlpatterns = [
 ]
 
 # Linked from the project's runs page (evaluation.task_types.task_type_pages).
-PAGES = {"kalahi_scores": "KALAHI scores"}
+PAGES = {"kalahi_scores": _("KALAHI scores")}

@@ -1,6 +1,7 @@
 """preference's pages (included by evaluation/urls_drafts.py with every task type's)."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from evaluation.task_types.preference import views
 
@@ -12,4 +13,4 @@ urlpatterns = [
     path("p/<slug:slug>/preference-runs/<int:run_id>/judge/", views.judge_report_page, name="preference_judge_report"),
 ]
 
-PAGES = {"preference_raters": "Rater groups", "preference_runs": "Responses and judge runs"}
+PAGES = {"preference_raters": _("Rater groups"), "preference_runs": _("Responses and judge runs")}

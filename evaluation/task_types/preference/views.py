@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.errors import DomainError, InvalidInput
@@ -50,7 +51,7 @@ def raters_page(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as exc:
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, "Group saved.")
+            messages.success(request, gettext("Group saved."))
             return redirect("preference_raters", slug=slug)
     context = project_context(membership, raters=annotators.order_by("code", "user__username"), groups=GROUPS)
     return render(request, "evaluation/task_types/preference/raters.html", context, status=status)
@@ -69,7 +70,8 @@ def prompt_slots_page(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("project_detail", slug=slug)
     messages.success(
         request,
-        f"{summary.categories_created} categories and {summary.concepts_created} prompt slots added.",
+        gettext("%(categories)s categories and %(slots)s prompt slots added.")
+        % {"categories": summary.categories_created, "slots": summary.concepts_created},
     )
     return redirect("project_detail", slug=slug)
 
@@ -115,7 +117,9 @@ def runs_page(request: HttpRequest, slug: str) -> HttpResponse:
         upload = request.FILES.get("file")
         try:
             if upload is None:
-                raise InvalidInput("Choose a file of responses.", field_errors={"file": ["Required."]})
+                raise InvalidInput(
+                    gettext("Choose a file of responses."), field_errors={"file": [gettext("Required.")]}
+                )
             summary = responses_import(project=project, data=upload.read())
         except DomainError as exc:
             status = show_domain_error(request, exc)
@@ -123,8 +127,7 @@ def runs_page(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"{summary['added']} response(s) added to {summary['prompts']} prompt(s); "
-                f"{summary['skipped']} already there.",
+                gettext("%(added)s response(s) added to %(prompts)s prompt(s); %(skipped)s already there.") % summary,
             )
             return redirect("preference_runs", slug=slug)
     elif request.method == "POST":

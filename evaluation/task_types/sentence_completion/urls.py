@@ -1,6 +1,7 @@
 """sentence_completion's model pages (included by evaluation/urls_drafts.py with every task type's)."""
 
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
 from evaluation.task_types.sentence_completion import views
 
@@ -10,4 +11,4 @@ urlpatterns = [
 ]
 
 # Linked from the project's runs page (evaluation.task_types.task_type_pages).
-PAGES = {"arabculture_leaderboard": "ArabCulture leaderboard"}
+PAGES = {"arabculture_leaderboard": _("ArabCulture leaderboard")}

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.errors import DomainError
@@ -69,7 +70,7 @@ def topics_page(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("project_detail", slug=slug)
     messages.success(
         request,
-        f"{summary.topics_created} topics, {summary.subtopics_created} subtopics and "
-        f"{summary.slots_created} writing slots added.",
+        gettext("%(topics)s topics, %(subtopics)s subtopics and %(slots)s writing slots added.")
+        % {"topics": summary.topics_created, "subtopics": summary.subtopics_created, "slots": summary.slots_created},
     )
     return redirect("project_detail", slug=slug)

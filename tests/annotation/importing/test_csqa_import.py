@@ -59,10 +59,10 @@ def test_messy_file_is_imported_with_a_summary_of_every_oddity():
     assert items["two-authors"].author is None
     # Rows with only four readable answers stay approved (pending): m = 5.
     assert dict(Item.objects.filter(project__slug="messy").values_list("external_id", "status")) == {
-        "ok-1": "judged",
-        "odd-vocab": "judged",
-        "empty-flags": "judged",
-        "lower-labels": "judged",
+        "ok-1": "gold",
+        "odd-vocab": "gold",
+        "empty-flags": "gold",
+        "lower-labels": "gold",
         "missing-answer": "approved",
         "two-authors": "approved",
         "bad-labels": "approved",

@@ -106,7 +106,7 @@ def test_ind_has_the_published_counts_and_figure_6():
     assert (summary.items_created, summary.judgments_created, summary.rows_skipped) == (1498, 7490, [])
     # The two questions whose options repeat (rows 466 and 1029) are imported and reported.
     assert summary.issue_rows == {"payload_problem": [466, 1029]}
-    assert Item.objects.filter(project__slug="ind", status="judged").count() == 1498
+    assert Item.objects.filter(project__slug="ind", status="gold").count() == 1498
     by_region = conflicts_for_project(project=_project("ind"))
     conflicts = by_region["conflicts"]
     # One annotator per region: the region matrix is the annotator matrix with regions as labels.
@@ -130,6 +130,8 @@ def test_ind_export_gives_back_the_file_row_for_row(tmp_path, monkeypatch):
     gold_export(project=_project("ind"), fmt="jsonl", out_dir=tmp_path)
 
     exported = [json.loads(line) for line in (tmp_path / "test.jsonl").read_text(encoding="utf-8").splitlines()]
+    # Every export row ends with the item's language (issue 13); the rest is the released file's row.
+    assert {row.pop("language") for row in exported} == {"id"}
     assert exported == rawcsqa.load(path)
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -73,9 +73,9 @@ def test_the_release_is_decided_gold_and_odd_rows_as_the_policy_says():
     flagged = Item.objects.filter(project__slug="flagged").order_by("external_id")
 
     assert sorted(release.values_list("outcome", flat=True).distinct()) == ["gold"]
-    assert release.count() == Item.objects.filter(project__slug="release", status="judged").count() > 1000
+    assert release.count() == Item.objects.filter(project__slug="release", status="gold").count() > 1000
     assert [(i.external_id, i.status, i.status_reason, i.gold_decision.outcome) for i in flagged] == [
-        ("clear", "judged", "", "gold"),
+        ("clear", "gold", "", "gold"),
         (
             "flagged",
             "excluded",

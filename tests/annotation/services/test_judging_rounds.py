@@ -54,7 +54,7 @@ def test_disagreement_plans_round_two_for_the_least_loaded_eligible_judge_then_s
     decision = GoldDecision.objects.get(item=item)
     assert (decision.policy, decision.outcome, decision.details) == ("rounds_test_v1", "gold", {"label": "c"})
     assert Judgment.objects.get(assignment=third).round == 2
-    assert Item.objects.get(pk=item.pk).status == "judged"
+    assert Item.objects.get(pk=item.pk).status == "gold"
 
 
 def test_no_gold_keeps_the_reason_on_the_item():

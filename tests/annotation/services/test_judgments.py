@@ -87,7 +87,7 @@ def test_all_five_answers_decide_the_item(planned):
     decision = GoldDecision.objects.get(item=item)
     assert (decision.outcome, decision.details["majority"], decision.details["matches_author"]) == ("gold", "C", True)
     item.refresh_from_db()
-    assert item.status == "judged"
+    assert item.status == "gold"
 
 
 def test_own_item_is_refused_and_nothing_changes(planned):

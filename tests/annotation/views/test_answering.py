@@ -99,7 +99,7 @@ def test_crossanswer_page_counts_answers_per_item(planned, client):
     assert '<td id="answered-1">1</td>' in html
     assert '<td id="answered-3">1</td>' in html
     assert '<td id="items-complete">1</td>' in html
-    assert '<td id="status-judged">1</td>' in html
+    assert '<td id="status-gold">1</td>' in html  # three of three answered A: its gold decision is gold
     assert '<td id="status-approved">3</td>' in html
     assert '<th scope="row" dir="auto">W1</th><td>2</td><td>0</td><td>1</td><td>0</td>' in html
 

@@ -62,8 +62,8 @@ def test_item_detail_shows_every_version_diff_and_review(csqa, client):
     assert response.status_code == 200
     assert 'id="version-1"' in html and 'id="version-2"' in html
     assert (
-        '<tr><th scope="row">Option E</th><td><del dir="auto">Bulan puasa</del></td>'
-        '<td><ins dir="auto">Puasa</ins></td></tr>'
+        '<tr><th scope="row">Option E</th><td class="diff-words" dir="auto">'
+        "<del>Bulan puasa</del><ins>Puasa</ins></td></tr>"
     ) in html
     assert '<p><strong>Request revision</strong> by <span dir="auto">demo-reviewer</span>' in html
     assert '<span class="tag" dir="auto">Typo / mechanics</span>' in html

@@ -132,7 +132,9 @@ def test_settings_update_the_project(csqa, client):
         11,
     )
     assert list(project.languages.values_list("code", "direction")) == [("ar", "rtl"), ("id", "ltr")]
-    assert '<html lang="en" dir="rtl">' in response.content.decode()
+    # The chrome follows the UI language (English here); the project's first language (ar, rtl) goes
+    # on the containers that show its content.
+    assert '<html lang="en" dir="ltr">' in response.content.decode()
 
 
 def test_settings_refuse_invalid_numbers_and_change_nothing(csqa, client):

@@ -15,9 +15,11 @@ SIZES = {
     "small": {"categories": 2, "concepts_per_category": 3},
     "ten_times": {"categories": 4, "concepts_per_category": 15},
 }
-AUTHOR_PAGE_QUERIES = 13
+# 13 + issue 13: the project's languages (the item's language picker), the autosaved draft, the judging
+# link's count (one tally read).
+AUTHOR_PAGE_QUERIES = 16
 REVIEW_PAGE_QUERIES = 9
-DASHBOARD_QUERIES = 10
+DASHBOARD_QUERIES = 16  # 10 + qc.overview: items and judgments per day 2, time spent 2, agreement 2
 
 
 def payload_for(concept_name: str, answer: str = "A") -> dict:

@@ -107,7 +107,7 @@ def test_review_page_shows_the_diff_against_the_previous_submitted_version(csqa,
 
     assert "<h2>Changes since version 1</h2>" in html
     assert (
-        '<tr><th scope="row">Answer</th><td><del dir="auto">A</del></td><td><ins dir="auto">B</ins></td></tr>'
+        '<tr><th scope="row">Answer</th><td class="diff-words" dir="auto"><del>A</del><ins>B</ins></td></tr>'
     ) in html
     assert '<p class="feedback" dir="auto">Jawaban salah.</p>' in html
 

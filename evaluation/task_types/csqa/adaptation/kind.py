@@ -23,6 +23,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation.errors import InvalidInput
 from annotation.models import Item
 from annotation.task_types.csqa import payload as csqa_payload
@@ -73,9 +75,14 @@ class Adaptation(RunKind):
             raise InvalidInput("Adaptation needs a commonsense QA (csqa) project.", field_errors={"project": ["csqa."]})
         questions = parameters.get("questions")
         if not isinstance(questions, list) or not questions:
-            raise InvalidInput("Import at least one CommonsenseQA question.", field_errors={"file": ["Required."]})
+            raise InvalidInput(
+                gettext("Import at least one CommonsenseQA question."), field_errors={"file": [gettext("Required.")]}
+            )
         if len(questions) > MAX_QUESTIONS:
-            raise InvalidInput(f"At most {MAX_QUESTIONS} questions per run.", field_errors={"file": ["Too many."]})
+            raise InvalidInput(
+                gettext("At most %(n)s questions per run.") % {"n": MAX_QUESTIONS},
+                field_errors={"file": [gettext("Too many.")]},
+            )
         cleaned, seen = [], set()
         for number, raw in enumerate(questions, start=1):
             if isinstance(raw, dict) and isinstance(raw.get("choices"), list | tuple):  # already parsed
@@ -99,9 +106,13 @@ class Adaptation(RunKind):
         try:
             threshold = float(threshold if threshold not in (None, "") else backtranslation.DEFAULT_THRESHOLD)
         except (TypeError, ValueError):
-            raise InvalidInput("The threshold is a number.", field_errors={"threshold": ["Not a number."]}) from None
+            raise InvalidInput(
+                gettext("The threshold is a number."), field_errors={"threshold": [gettext("Not a number.")]}
+            ) from None
         if not 0 <= threshold <= 1:
-            raise InvalidInput("The threshold is between 0 and 1.", field_errors={"threshold": ["Out of range."]})
+            raise InvalidInput(
+                gettext("The threshold is between 0 and 1."), field_errors={"threshold": [gettext("Out of range.")]}
+            )
 
         def text(name: str, default: str) -> str:
             return (str(parameters.get(name) or default)).strip()[:100]

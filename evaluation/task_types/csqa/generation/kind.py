@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from annotation.errors import InvalidInput
 from annotation.models import Category, Concept, Item, Project
 from evaluation.kinds import RunKind, Unit, register
@@ -57,9 +59,14 @@ def _number(parameters: dict[str, Any], name: str, cast, default, low, high):
     try:
         value = cast(value)
     except (TypeError, ValueError):
-        raise InvalidInput(f"{name} must be a number.", field_errors={name: ["Not a number."]}) from None
+        raise InvalidInput(
+            _("%(name)s must be a number.") % {"name": name}, field_errors={name: [_("Not a number.")]}
+        ) from None
     if not low <= value <= high:
-        raise InvalidInput(f"{name} must be between {low} and {high}.", field_errors={name: ["Out of range."]})
+        raise InvalidInput(
+            _("%(name)s must be between %(low)s and %(high)s.") % {"name": name, "low": low, "high": high},
+            field_errors={name: [_("Out of range.")]},
+        )
     return value
 
 
@@ -85,7 +92,8 @@ class Generation(RunKind):
             unknown = [n for n in wanted if n not in found]
             if unknown:
                 raise InvalidInput(
-                    f"Unknown categories: {', '.join(unknown)}.", field_errors={"categories": ["Unknown category."]}
+                    _("Unknown categories: %(names)s.") % {"names": ", ".join(unknown)},
+                    field_errors={"categories": [_("Unknown category.")]},
                 )
             categories = categories.filter(pk__in=[c.pk for c in found.values()])
         concepts = Concept.objects.filter(project=project, category__in=categories).select_related("category")
@@ -96,20 +104,26 @@ class Generation(RunKind):
             try:
                 ids = sorted({int(c) for c in concept_ids})
             except (TypeError, ValueError):
-                raise InvalidInput("Concepts are given by id.", field_errors={"concepts": ["Not an id."]}) from None
+                raise InvalidInput(
+                    _("Concepts are given by id."), field_errors={"concepts": [_("Not an id.")]}
+                ) from None
             concepts = concepts.filter(pk__in=ids)
             if concepts.count() != len(ids):
                 raise InvalidInput(
-                    "Some concepts are not in the chosen categories of this project.",
-                    field_errors={"concepts": ["Unknown concept."]},
+                    _("Some concepts are not in the chosen categories of this project."),
+                    field_errors={"concepts": [_("Unknown concept.")]},
                 )
         refs = [
             {"id": c.pk, "category": c.category.name, "name": c.name} for c in concepts.order_by("category_id", "id")
         ]
         if not refs:
-            raise InvalidInput("There are no concepts to generate for.", field_errors={"concepts": ["None chosen."]})
+            raise InvalidInput(
+                _("There are no concepts to generate for."), field_errors={"concepts": [_("None chosen.")]}
+            )
         if len(refs) > MAX_CONCEPTS:
-            raise InvalidInput(f"At most {MAX_CONCEPTS} concepts per run.", field_errors={"concepts": ["Too many."]})
+            raise InvalidInput(
+                _("At most %(n)s concepts per run.") % {"n": MAX_CONCEPTS}, field_errors={"concepts": [_("Too many.")]}
+            )
         template = parameters.get("template") or project_template(project)
         prompts.validate_template(template)
         language = str(parameters.get("language") or project_language(project)).strip()[:100]

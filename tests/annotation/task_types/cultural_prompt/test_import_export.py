@@ -155,7 +155,7 @@ def test_validators_picks_survive_export_and_import(tmp_path):
         ("V3", "best", 1, 9),
     ]
     item = Item.objects.get(project=project)
-    assert item.status == "judged" and item.gold_decision.outcome == "gold"
+    assert item.status == "gold" and item.gold_decision.outcome == "gold"
     assert item.gold_decision.details["best_votes"] == 2
 
     gold_export(project=project, fmt="csv", out_dir=tmp_path / "back")

@@ -69,7 +69,7 @@ def test_three_validators_each_prompt_never_the_writer_shuffled_per_validator():
     # each validator saw their own order (the three seeds differ, and so do the orders on 10 items)
     orders = [tuple(tuple(shown[code][i.pk]) for i in Item.objects.filter(project=world.project)) for code in shown]
     assert len(set(orders)) == 3
-    assert set(Item.objects.filter(project=world.project).values_list("status", flat=True)) == {"judged"}
+    assert set(Item.objects.filter(project=world.project).values_list("status", flat=True)) == {"gold"}
 
 
 def test_a_pick_outside_the_shown_options_is_refused_and_nothing_changes():

@@ -57,14 +57,14 @@ def test_import_creates_the_project_with_its_authors_and_decisions(tmp_path):
     assert (summary["items_created"], summary["annotators_created"], summary["issue_counts"]) == (6, 4, {})
     assert project.task_type == "sentence_completion"
     assert list(project.languages.values_list("code", "direction")) == [("ar", "rtl")]
-    # Kept (the gold decision says gold; "judged" until promoted) or discarded with the reason.
+    # Kept (the gold decision says gold, and so does the status) or discarded with the reason.
     statuses = dict(Item.objects.filter(project=project).values_list("external_id", "status"))
     assert statuses == {
-        "Egypt-1:1 | Breakfast": "judged",
-        "Egypt-1:2 | Breakfast": "judged",
-        "Egypt-2:1 | Dinner": "judged",
-        "KSA-1:1 | Breakfast": "judged",
-        "KSA-1:2 | Food": "judged",
+        "Egypt-1:1 | Breakfast": "gold",
+        "Egypt-1:2 | Breakfast": "gold",
+        "Egypt-2:1 | Dinner": "gold",
+        "KSA-1:1 | Breakfast": "gold",
+        "KSA-1:2 | Food": "gold",
         "KSA-2:1 | Games": "excluded",
     }
     assert Item.objects.get(external_id="KSA-2:1 | Games").status_reason == "Discarded in the release."
@@ -79,6 +79,8 @@ def test_export_gives_back_the_released_layout_and_export_then_import_is_lossles
     _export("arabculture", tmp_path / "out")
 
     exported = _lines(tmp_path / "out" / "test.jsonl")
+    # Every export row ends with the item's language (issue 13); the rest is the released layout.
+    assert [row.pop("language") for row in exported] == ["ar"] * 5
     assert exported == ROWS[:5]
     assert list(exported[0]) == [
         "worker_id",
@@ -106,7 +108,7 @@ def test_parquet_and_the_data_card(tmp_path):
 
     table = pq.read_table(tmp_path / "pq" / "test.parquet")
     assert table.num_rows == 5
-    assert table.to_pylist()[0] == ROWS[0]
+    assert table.to_pylist()[0] == {**ROWS[0], "language": "ar"}
     card = (tmp_path / "pq" / "README.md").read_text(encoding="utf-8")
     assert "| Egypt | 3 |" in card and "| KSA | 2 |" in card
     assert "Country-specific items (not relevant to other countries): 3 of 5 (60.0%)." in card
@@ -144,4 +146,4 @@ def test_a_bad_line_refuses_the_whole_file_and_odd_values_are_reported(tmp_path)
     summary = _import(tmp_path, jsonl([odd]), "odd")
     assert summary["issue_counts"] == {"odd_relevant_to_other_countries": 1}
     _export("odd", tmp_path / "odd")
-    assert _lines(tmp_path / "odd" / "test.jsonl") == [odd]
+    assert _lines(tmp_path / "odd" / "test.jsonl") == [{**odd, "language": "ar"}]

@@ -79,7 +79,7 @@ def test_the_api_sends_no_answer_and_records_the_order(client, planned):
     judgment = Judgment.objects.get(item=item)
     assert judgment.value == {"answer": item.current_version.payload["answer"], "shown": letter, "order": order}
     item.refresh_from_db()
-    assert item.status == "judged"
+    assert item.status == "gold"
     # The peer's own answer comes back as they gave it, without the author's lettering.
     again = client.get(url).json()
     assert "answer" not in _keys(again)

@@ -55,7 +55,7 @@ def test_both_stages_give_the_exact_counts_per_country():
     assert section["country_specific"] == {"kept": 30, "country_specific": 18, "shared": 12, "unknown": 0, "share": 0.6}
     assert sum(t["written"] for t in section["by_topic"].values()) == 40
     statuses = sorted(Item.objects.filter(project=world.project).values_list("status", flat=True))
-    assert statuses.count("rejected") == 4 and statuses.count("excluded") == 6 and statuses.count("judged") == 30
+    assert statuses.count("rejected") == 4 and statuses.count("excluded") == 6 and statuses.count("gold") == 30
 
 
 def test_a_discarded_item_keeps_its_reason_and_nothing_is_deleted():

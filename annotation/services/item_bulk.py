@@ -1,0 +1,134 @@
+"""Bulk actions of the item list (issue 13): approve submitted items, re-assign their open work.
+
+Both are all or nothing: one transaction, every selected item locked and checked first; the first
+refusal (an item of another project, one not submitted, a member who can't take the work) raises a
+DomainError naming the item, and nothing is changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from annotation.errors import DomainError, IllegalTransition, InvalidInput, NotAllowed
+from annotation.models import Assignment, Item, Membership
+from annotation.selectors import STAFF_ROLES
+
+MAX_SELECTED = 500  # a page holds at most 100; a crafted POST can't lock a whole project
+AUTHORING_OPEN = (Item.Status.DRAFT, Item.Status.REVISION_REQUESTED)
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    done: int
+    review_moved: int = 0
+    authoring_moved: int = 0
+
+
+def _locked_items(*, membership: Membership, item_ids: Sequence[int]) -> list[Item]:
+    if membership.role not in STAFF_ROLES:
+        raise NotAllowed(_("Only the project's reviewers and admins can act on several items at once."))
+    ids = sorted({int(pk) for pk in item_ids})
+    if not ids:
+        raise InvalidInput(_("Select at least one item."))
+    if len(ids) > MAX_SELECTED:
+        raise InvalidInput(_("Select at most %(max)d items at once.") % {"max": MAX_SELECTED})
+    items = list(
+        Item.objects.select_for_update(of=("self",))
+        .select_related("current_version")
+        .filter(project=membership.project, pk__in=ids)
+        .order_by("pk")
+    )
+    missing = sorted(set(ids) - {item.pk for item in items})
+    if missing:
+        raise InvalidInput(_("No such item in this project: #%(id)d.") % {"id": missing[0]})
+    return items
+
+
+@transaction.atomic
+def items_bulk_approve(*, membership: Membership, item_ids: Sequence[int]) -> BulkResult:
+    """Approve every selected item, each as the member's own review (the same checks as one by one:
+    only submitted items, never one's own)."""
+    from qc.services import review_approve  # qc builds on annotation: imported on use
+
+    items = _locked_items(membership=membership, item_ids=item_ids)
+    for item in items:
+        if item.status != Item.Status.SUBMITTED:
+            raise IllegalTransition(
+                _("Item #%(id)d is %(status)s: only submitted items can be approved.")
+                % {"id": item.pk, "status": item.get_status_display().lower()}
+            )
+    for item in items:
+        try:
+            review_approve(item_id=item.pk, version_id=item.current_version_id, reviewer=membership.user)
+        except DomainError as exc:
+            raise type(exc)(_("Item #%(id)d: %(reason)s") % {"id": item.pk, "reason": exc.message}) from None
+    return BulkResult(done=len(items))
+
+
+@transaction.atomic
+def items_bulk_reassign(*, membership: Membership, item_ids: Sequence[int], to_user_id: int) -> BulkResult:
+    """Move each selected item's open work to another active member: a submitted item's review (its
+    claim) to a reviewer or admin who did not write it; a draft's or a sent-back item's writing (the
+    authoring assignment and the authorship) to an annotator."""
+    items = _locked_items(membership=membership, item_ids=item_ids)
+    target = (
+        Membership.objects.select_related("user")
+        .filter(project=membership.project, user_id=to_user_id, is_active=True)
+        .first()
+    )
+    if target is None:
+        raise InvalidInput(_("Choose an active member of this project to give the work to."))
+    review_moves: list[Item] = []
+    author_moves: list[Item] = []
+    for item in items:
+        if item.status == Item.Status.SUBMITTED:
+            if target.role not in STAFF_ROLES:
+                raise NotAllowed(
+                    _("Item #%(id)d waits for review: %(user)s is not a reviewer.")
+                    % {"id": item.pk, "user": target.user.username}
+                )
+            if target.user_id in (item.author_id, item.current_version.created_by_id if item.current_version else None):
+                raise NotAllowed(
+                    _("Item #%(id)d: %(user)s wrote it and can't review it.")
+                    % {"id": item.pk, "user": target.user.username}
+                )
+            review_moves.append(item)
+        elif item.status in AUTHORING_OPEN and item.assignment_id is not None:
+            if target.role != Membership.Role.ANNOTATOR:
+                raise NotAllowed(
+                    _("Item #%(id)d is being written: %(user)s is not an annotator.")
+                    % {"id": item.pk, "user": target.user.username}
+                )
+            author_moves.append(item)
+        else:
+            raise IllegalTransition(
+                _("Item #%(id)d is %(status)s: it has no open work to re-assign.")
+                % {"id": item.pk, "status": item.get_status_display().lower()}
+            )
+    if review_moves:
+        Item.objects.filter(pk__in=[item.pk for item in review_moves]).update(reviewer_id=target.user_id)
+    if author_moves:
+        assignment_ids = {item.assignment_id for item in author_moves}
+        assignments = list(Assignment.objects.select_for_update().filter(pk__in=assignment_ids).order_by("pk"))
+        taken = set(
+            Assignment.objects.filter(
+                user_id=target.user_id, kind=Assignment.Kind.AUTHOR, concept_id__in=[a.concept_id for a in assignments]
+            )
+            .exclude(pk__in=assignment_ids)
+            .values_list("concept_id", flat=True)
+        )
+        for item in author_moves:
+            assignment = next(a for a in assignments if a.pk == item.assignment_id)
+            if assignment.concept_id in taken:
+                raise IllegalTransition(
+                    _("Item #%(id)d: %(user)s already writes for this unit.")
+                    % {"id": item.pk, "user": target.user.username}
+                )
+        # The unit's other items (a premise's six hypotheses) move with it: one writer per assignment.
+        Assignment.objects.filter(pk__in=assignment_ids).update(user_id=target.user_id)
+        Item.objects.filter(assignment_id__in=assignment_ids).update(author_id=target.user_id)
+    return BulkResult(done=len(items), review_moved=len(review_moves), authoring_moved=len(author_moves))
