@@ -24,8 +24,9 @@ LANGUAGES = ("id", "ar")
 IGNORED = (".venv", "bench", "tests", "staticfiles")
 NOT_COPIED = {*IGNORED, ".git", ".ruff_cache", ".pytest_cache", "media", "node_modules", "db.sqlite3"}
 
+# Skipped only outside CI: under CI (scripts/test installs gettext) a missing tool fails instead of hiding.
 pytestmark = pytest.mark.skipif(
-    not (shutil.which("xgettext") and shutil.which("msgfmt")),
+    not os.environ.get("CI") and not (shutil.which("xgettext") and shutil.which("msgfmt")),
     reason="needs Debian's gettext (xgettext, msgfmt): scripts/test installs it",
 )
 
