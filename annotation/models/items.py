@@ -69,7 +69,8 @@ class Item(models.Model):
     external_id = models.CharField(max_length=200, blank=True)
     # A code of the project's ProjectLanguage rows (issue 13): lists filter by it, exports carry it and
     # item pages mark the text with its lang/dir. No index of its own: the list filters it while walking
-    # the (project, updated_at, id) index, and every index slows each bulk write.
+    # the (project, updated_at, id) index, and every index slows each bulk write. Whoever creates an item
+    # sets it (the writer's choice, the import's column, a run's project language).
     language = models.CharField(max_length=20, blank=True, default="", db_default="")
     status_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -97,20 +98,6 @@ class Item(models.Model):
 
     def __str__(self) -> str:
         return f"Item {self.pk} ({self.status})"
-
-    def save(self, *args, **kwargs):
-        # A new item nobody gave a language to (a model's draft, a script) gets its project's first one.
-        if self._state.adding and not self.language and self.project_id:
-            from annotation.models.projects import ProjectLanguage
-
-            self.language = (
-                ProjectLanguage.objects.filter(project_id=self.project_id)
-                .order_by("position", "code")
-                .values_list("code", flat=True)
-                .first()
-                or ""
-            )
-        super().save(*args, **kwargs)
 
 
 class ItemVersion(models.Model):

@@ -29,6 +29,7 @@ def draft_create(
     payload: dict[str, Any],
     source: str,
     model: str,
+    language: str,
     concept: Concept | int | None = None,
     concept_name: str = "",
     steps: dict[str, Any] | None = None,
@@ -36,7 +37,8 @@ def draft_create(
     backtranslation: tuple[str, float] | None = None,
 ) -> Item | None:
     """Create the submitted item and its provenance; None when the run already has this question
-    (the unique (run, dedup_key) constraint: another worker accepted it first)."""
+    (the unique (run, dedup_key) constraint: another worker accepted it first). `language`: a code of the
+    project's languages (callers read `first_language(project)` once per reply, not once per item)."""
     now = timezone.now()
     try:
         with transaction.atomic():  # a savepoint: a refused duplicate leaves the caller's transaction usable
@@ -46,6 +48,7 @@ def draft_create(
                 source=source,
                 status=Item.Status.SUBMITTED,
                 author=None,
+                language=language,
                 concept_id=concept.pk if isinstance(concept, Concept) else concept,
             )
             version = ItemVersion.objects.create(

@@ -32,7 +32,7 @@ def draft(csqa, llm_server):
         run = run_create(
             kind="llm_gen", endpoints=[make_endpoint(llm_server)], project=csqa.project, user=csqa.admin, parameters={}
         )
-    item = draft_create(run=run, call=None, payload=PAYLOAD, source=Item.Source.LLM_GEN, model="m")
+    item = draft_create(run=run, call=None, payload=PAYLOAD, source=Item.Source.LLM_GEN, model="m", language="id")
     error_types_seed(project=csqa.project, error_types=[("options", "Options", "Wrong options.")])
     code = "options"
     review_request_revision(

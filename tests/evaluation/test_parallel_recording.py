@@ -162,6 +162,7 @@ class OtherWorker(threading.Thread):
                         payload={"question": question, "choices": list("abcde"), "answer": "A"},
                         source=Item.Source.LLM_GEN,
                         model="other",
+                        language="id",
                         dedup_key=question_key(question),
                     )
                     self.done[index].set()

@@ -44,6 +44,7 @@ def _fill(run, *, duplicates: int, unreadable: int) -> None:
         payload={"question": "Ke mana kita kunjung?", "choices": list("abcde"), "answer": "A"},
         source=Item.Source.LLM_GEN,
         model="m",
+        language="id",
     )
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Membership, Project
+from annotation.services.item_language import first_language
 from annotation.services.projects import membership_add, profile_update, project_create
 
 User = get_user_model()
@@ -93,6 +94,7 @@ def make_item(
         author=author,
         concept=con,
         external_id=external_id,
+        language=first_language(project),
     )
     version = ItemVersion.objects.create(
         item=item,

@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
 from annotation.models import Item
+from annotation.services.item_language import first_language
 from annotation.task_types.csqa import payload as csqa_payload
 from annotation.task_types.csqa.morphology import mentions_concept
 from evaluation.kinds import RunKind, Unit, register
@@ -387,6 +388,7 @@ class Adaptation(RunKind):
             call=call,
             payload=payload,
             source=Item.Source.LLM_ADAPT,
+            language=first_language(run.project),
             model=Endpoint.objects.filter(pk=call.endpoint_id).values_list("model", flat=True).first() or "",
             concept_name=concept or "",
             steps={"source": state.source, **state.steps},

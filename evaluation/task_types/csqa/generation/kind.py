@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from annotation.errors import InvalidInput
 from annotation.models import Category, Concept, Item, Project
+from annotation.services.item_language import first_language
 from evaluation.kinds import RunKind, Unit, register
 from evaluation.models import Call, Endpoint, GeneratedItem, PromptTemplate, Run
 from evaluation.services.drafts import draft_create, filtered_record
@@ -156,6 +157,7 @@ class Generation(RunKind):
         run_keys = set(GeneratedItem.objects.filter(run=run).values_list("dedup_key", flat=True))
         outcome = process_reply(call.text, batch, run_keys=run_keys, project_keys=project_keys(run))
         model = endpoint_model(call.endpoint_id)
+        language = first_language(run.project) if outcome.accepted else ""
         for accepted in outcome.accepted:
             item = draft_create(
                 run=run,
@@ -163,6 +165,7 @@ class Generation(RunKind):
                 payload=accepted.payload,
                 source=Item.Source.LLM_GEN,
                 model=model,
+                language=language,
                 concept=accepted.concept.id,
                 concept_name=accepted.concept.name,
                 steps={"generate": accepted.record},
