@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet
 
 from annotation.models import Item, Membership
 from annotation.selectors import items_visible_to
+from annotation.selectors.item_search import items_matching
 
 ORDER = ("-updated_at", "-id")
 _SALT = "gotong.items.cursor"
@@ -46,7 +47,8 @@ COUNT_CAP = 10_000
 class ItemFilters:
     """What the item list is narrowed to (issue 13); empty strings mean "any"."""
 
-    q: str = ""  # text in the current version's payload (case-insensitive)
+    q: str = ""  # text in the current version's payload (case-insensitive): words beginning so, ...
+    inside_words: bool = False  # ... or the text anywhere, also inside a word (item_search.py)
     author: str = ""  # the author's username (exact, case-insensitive)
     category: int | None = None  # Category id
     language: str = ""  # ProjectLanguage code
@@ -59,8 +61,7 @@ class ItemFilters:
 
 
 def items_filtered(qs: QuerySet[Item], filters: ItemFilters) -> QuerySet[Item]:
-    """`qs` narrowed by `filters`. The text search is ItemVersion.payload icontains, which PostgreSQL
-    answers from the trigram index on UPPER(payload::text) (migration 0013), for 3 characters or more."""
+    """`qs` narrowed by `filters` (the text search: annotation/selectors/item_search.py)."""
     if filters.status:
         qs = qs.filter(status=filters.status)
     if filters.source:
@@ -72,12 +73,7 @@ def items_filtered(qs: QuerySet[Item], filters: ItemFilters) -> QuerySet[Item]:
     if filters.author:
         qs = qs.filter(author__username__iexact=filters.author)
     if filters.q:
-        from annotation.models import ItemVersion
-
-        # The matching versions' items (by the versions' (item, number) index: items have no index on
-        # current_version), then only those whose current version matches.
-        matching = ItemVersion.objects.filter(payload__icontains=filters.q).values("item_id")
-        qs = qs.filter(pk__in=matching, current_version__payload__icontains=filters.q)
+        qs = items_matching(qs, filters.q, inside_words=filters.inside_words)
     return qs
 
 
@@ -165,7 +161,7 @@ def item_list_page(
     qs = items_filtered(qs, filters)
     keys = qs.values_list("pk", "updated_at")
     if filters.q:
-        # A search's matches come from the trigram index, not in the list's order: read their keys once
+        # A search's matches come from a text index, not in the list's order: read their keys once
         # (at most COUNT_CAP + 1) and cut the page from them, rather than search again for the count.
         matches = list(keys.order_by(*ORDER)[: COUNT_CAP + 1])
         count = len(matches)

@@ -63,6 +63,7 @@ def item_filters_from(params: QueryDict, choices: FilterChoices) -> ItemFilters:
         category = None
     return ItemFilters(
         q=params.get("q", "").strip()[:MAX_SEARCH],
+        inside_words=params.get("inside") == "1",
         author=params.get("author", "").strip()[:150],
         category=category if category in {pk for pk, _ in choices.categories} else None,
         language=language if language in choices.language_names else "",
@@ -75,6 +76,7 @@ def filter_query(filters: ItemFilters, *, per_page: int | str = "") -> str:
     """The filters as a query string for the pager's links ("" when none is set)."""
     pairs = [
         ("q", filters.q),
+        ("inside", "1" if filters.inside_words and filters.q else ""),
         ("author", filters.author),
         ("category", filters.category or ""),
         ("language", filters.language),

@@ -290,7 +290,14 @@ class AuthoringInputSerializer(serializers.Serializer):
 class ItemQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Item.Status.choices, required=False)
     # Issue 13: the item list's filters, as on the page.
-    q = serializers.CharField(required=False, max_length=200, help_text="Text in the item's current payload.")
+    q = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="Words of the item's current payload: each word given begins a word of the text, in any order.",
+    )
+    inside = serializers.BooleanField(
+        required=False, default=False, help_text="Match `q` anywhere in the text, also inside words (slower)."
+    )
     author = serializers.CharField(required=False, max_length=150, help_text="The author's user name.")
     category = serializers.IntegerField(required=False, min_value=1, help_text="A category id.")
     language = serializers.CharField(required=False, max_length=20, help_text="A project language code.")

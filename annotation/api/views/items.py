@@ -17,6 +17,7 @@ class ItemListApi(ProjectListApi):
         query = validated(ItemQuerySerializer, self.request.query_params)
         filters = ItemFilters(
             q=query.get("q", "").strip(),
+            inside_words=query.get("inside", False),
             author=query.get("author", "").strip(),
             category=query.get("category"),
             language=query.get("language", ""),
