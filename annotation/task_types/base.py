@@ -4,7 +4,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 
 from annotation.errors import InvalidInput
 
@@ -117,11 +117,14 @@ class JudgingRule:
     # Words of the core's pages and refusals ("You can't answer your own item.", "Cross-answering needs
     # at least 6 active annotators (5 answerers per item besides its author)"), so a protocol reads in
     # its own terms while the core names none.
-    activity: str = "Judging"
-    judges: str = "judges"
-    verb: str = "judge"
-    verb_past: str = "judged"
-    saved: str = "Saved. Here is the next one."  # shown after a judgment, before the next item opens
+    # Translated when shown (lazy: the plugins are built once, before any request's language is known).
+    activity: str = pgettext_lazy("judging", "Judging")
+    judges: str = pgettext_lazy("judging", "judges")
+    verb: str = pgettext_lazy("judging", "judge")
+    verb_past: str = pgettext_lazy("judging", "judged")
+    saved: str = pgettext_lazy(
+        "judging", "Saved. Here is the next one."
+    )  # shown after a judgment, before the next item opens
 
 
 class JudgmentRow(NamedTuple):

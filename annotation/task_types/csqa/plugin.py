@@ -1,5 +1,7 @@
 from typing import Any
 
+from django.utils.translation import pgettext_lazy
+
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
@@ -99,11 +101,11 @@ class CsqaTaskType(TaskType):
             kind="answer",
             per_round=(settings["answerers_per_item"],),
             share=1.0,
-            activity="Cross-answering",
-            judges="answerers",
-            verb="answer",
-            verb_past="answered",
-            saved="Answer saved. Here is the next question.",
+            activity=pgettext_lazy("judging", "Cross-answering"),
+            judges=pgettext_lazy("judging", "answerers"),
+            verb=pgettext_lazy("judging", "answer"),
+            verb_past=pgettext_lazy("judging", "answered"),
+            saved=pgettext_lazy("judging", "Answer saved. Here is the next question."),
         )
 
     def judge_view(self, payload: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:

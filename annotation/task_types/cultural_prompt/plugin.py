@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import pgettext_lazy
+
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
@@ -136,11 +138,11 @@ class CulturalPromptTaskType(TaskType):
             kind="validate",
             per_round=(settings["validators_per_item"],),
             share=settings["validation_percent"] / 100,
-            activity="Validation",
-            judges="validators",
-            verb="validate",
-            verb_past="validated",
-            saved="Pick saved. Here is the next prompt.",
+            activity=pgettext_lazy("judging", "Validation"),
+            judges=pgettext_lazy("judging", "validators"),
+            verb=pgettext_lazy("judging", "validate"),
+            verb_past=pgettext_lazy("judging", "validated"),
+            saved=pgettext_lazy("judging", "Pick saved. Here is the next prompt."),
         )
 
     def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:

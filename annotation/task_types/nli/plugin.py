@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import pgettext_lazy
+
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
@@ -140,10 +142,10 @@ class NliTaskType(TaskType):
             kind="validate",
             per_round=per_round,
             share=settings["validation_percent"] / 100,
-            activity="Validation",
-            judges="validators",
-            verb="validate",
-            verb_past="validated",
+            activity=pgettext_lazy("judging", "Validation"),
+            judges=pgettext_lazy("judging", "validators"),
+            verb=pgettext_lazy("judging", "validate"),
+            verb_past=pgettext_lazy("judging", "validated"),
         )
 
     def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import pgettext_lazy
+
 from annotation.task_types.base import (
     ContractExamples,
     FieldChange,
@@ -76,10 +78,10 @@ class PreferenceTaskType(TaskType):
             kind=judging.KIND,
             per_round=(per_group * len(judging.GROUPS),),
             groups=judging.GROUPS,
-            activity="Rating",
-            judges="raters",
-            verb="rate",
-            verb_past="rated",
+            activity=pgettext_lazy("judging", "Rating"),
+            judges=pgettext_lazy("judging", "raters"),
+            verb=pgettext_lazy("judging", "rate"),
+            verb_past=pgettext_lazy("judging", "rated"),
         )
 
     def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:

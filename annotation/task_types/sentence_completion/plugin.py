@@ -1,5 +1,7 @@
 from typing import Any
 
+from django.utils.translation import pgettext_lazy
+
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
@@ -137,11 +139,11 @@ class CompletionTaskType(TaskType):
             kind="answer",
             per_round=(1,),
             share=1.0,
-            activity="Peer verification",
-            judges="peers",
-            verb="answer",
-            verb_past="answered",
-            saved="Answer saved. Here is the next item.",
+            activity=pgettext_lazy("judging", "Peer verification"),
+            judges=pgettext_lazy("judging", "peers"),
+            verb=pgettext_lazy("judging", "answer"),
+            verb_past=pgettext_lazy("judging", "answered"),
+            saved=pgettext_lazy("judging", "Answer saved. Here is the next item."),
         )
 
     def judge_view(self, payload: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
