@@ -2,6 +2,8 @@
 puts sent-back work first and the project page counts it; the judging queue's link in the navigation
 counts the open assignments in a constant number of queries."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -219,3 +221,14 @@ def test_reviewers_get_no_judging_link(judging_world, client):
     reviewer_html = client.get(reverse("project_detail", args=["gl"])).content.decode()
 
     assert 'id="nav-judge"' not in reviewer_html
+
+
+@pytest.mark.django_db
+def test_the_judging_link_speaks_the_users_language(judging_world, client):
+    """A protocol's own words (csqa: "Cross-answering") are translated when shown, not fixed at start-up."""
+    client.force_login(judging_world.people[0])
+    english = client.get(reverse("project_detail", args=["gl"])).content.decode()
+    indonesian = client.get(reverse("project_detail", args=["gl"]), HTTP_ACCEPT_LANGUAGE="id").content.decode()
+
+    assert re.search(r'id="nav-judge">Cross-answering <span', english)
+    assert re.search(r'id="nav-judge">Jawab silang <span', indonesian)
