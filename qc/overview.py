@@ -51,7 +51,7 @@ def overview(*, project: Project, stats: dict[str, Any], work: bool = True) -> d
     """Context for templates/qc/partials/_overview_charts.html and, with `work` (the dashboard), for
     _work_times.html (time spent, throughput: three more queries)."""
     days = per_day(project=project, judgments=work)
-    status_rows = [(str(label), stats["status_counts"][value]) for value, label in Item.Status.choices]
+    status_rows = [(value, str(label), stats["status_counts"][value]) for value, label in Item.Status.choices]
     annotators = stats["annotators"]
     errors_total = sum(sum(a["errors"]) for a in annotators)
     times = work_times(project=project) if work else {"kinds": [], "overall": {}, "by_user": {}}
@@ -65,9 +65,10 @@ def overview(*, project: Project, stats: dict[str, Any], work: bool = True) -> d
         if a["user_id"] in times["by_user"]
     ]
     kind_labels = _kind_labels()
+    codes = [e["code"] for e in stats["error_types"]]
     return {
         "progress_chart": time_chart(days["items"]),
-        "status_chart": bar_chart([(label, n, str(n)) for label, n in status_rows]),
+        "status_chart": bar_chart([(label, n, str(n)) for _, label, n in status_rows]),
         "status_rows": status_rows,
         "errors_chart": stacked_chart(
             [annotator_label(a) for a in annotators],
@@ -76,8 +77,11 @@ def overview(*, project: Project, stats: dict[str, Any], work: bool = True) -> d
         )
         if errors_total
         else None,
-        "error_types": [e["label"] for e in stats["error_types"]],
-        "error_rows": [(annotator_label(a), a["errors"]) for a in annotators],
+        "error_types": [(e["code"], e["label"]) for e in stats["error_types"]],
+        # (user id, annotator, [(error code, count), ...]): the cells' ids name both.
+        "error_rows": [
+            (a["user_id"], annotator_label(a), list(zip(codes, a["errors"], strict=True))) for a in annotators
+        ],
         "agreement": agreement_rows(category_agreement(project=project)),
         "times": {
             "kinds": [(kind, kind_labels[kind], times["overall"][kind]) for kind in times["kinds"]],

@@ -8,7 +8,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from annotation.models import Item
 from annotation.selectors import dashboard_stats, membership_for
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
@@ -19,15 +18,11 @@ from qc.overview import overview
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
     stats = dashboard_stats(project=membership.project)
-    codes = [e["code"] for e in stats["error_types"]]
     context = project_context(
         membership,
         stats=stats,
         ov=overview(project=membership.project, stats=stats),
-        statuses=[(value, label, stats["status_counts"][value]) for value, label in Item.Status.choices],
-        rows=[
-            (a, list(zip(stats["categories"], a["progress"], strict=True)), list(zip(codes, a["errors"], strict=True)))
-            for a in stats["annotators"]
-        ],
+        # The statuses' and error types' numbers are the charts' "Numbers" tables (qc.overview).
+        rows=[(a, list(zip(stats["categories"], a["progress"], strict=True))) for a in stats["annotators"]],
     )
     return render(request, "qc/project_dashboard.html", context)

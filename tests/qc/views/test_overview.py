@@ -97,7 +97,10 @@ def test_dashboard_draws_the_charts_with_their_numbers_and_readings(client):
     # Items by status: gold 3 (the longest bar), excluded 1 (a third of it).
     assert 'class="chart-s0" x="170" y="148.0" width="360.0" height="16" data-value="3"' in html
     assert 'class="chart-s0" x="170" y="172.0" width="120.0" height="16" data-value="1"' in html
-    assert '<tr><th scope="row">Gold</th><td>3</td></tr><tr><th scope="row">Excluded</th><td>1</td></tr>' in html
+    assert (
+        '<tr><th scope="row">Gold</th><td id="status-gold">3</td></tr>'
+        '<tr><th scope="row">Excluded</th><td id="status-excluded">1</td></tr>'
+    ) in html
     # Error types per annotator: W1 two parts of 180 (the largest total, 2), W2 one.
     errors = html[html.index('id="chart-errors"') : html.index("</svg>", html.index('id="chart-errors"'))]
     assert re.findall(r'<rect class="(chart-s\d)" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"', errors) == [
@@ -105,7 +108,11 @@ def test_dashboard_draws_the_charts_with_their_numbers_and_readings(client):
         ("chart-s1", "350.0", "4.0", "180.0"),
         ("chart-s0", "170.0", "28.0", "180.0"),
     ]
-    assert '<th scope="row" dir="auto">W1</th><td>1</td><td>1</td>' in html
+    w1 = world.items[0].author_id
+    assert (
+        f'<tr id="errors-{w1}"><th scope="row" dir="auto">W1</th><td id="errors-{w1}-{first.code}" class="nonzero">1</td>'
+        f'<td id="errors-{w1}-{second.code}" class="nonzero">1</td>'
+    ) in html
     assert "<summary>Numbers</summary>" in html
     assert 'style="' not in html
 
