@@ -23,7 +23,9 @@ from django.db.models import Func, QuerySet
 from annotation.models import Item, ItemVersion
 
 MAX_WORDS = 10  # a longer query adds nothing but index reads
-RARE = 2_000  # a word search matching at most this many versions reads their items by id
+# A word search matching at most this many versions (of any project: the index has no project, and
+# the items' own filter keeps the member's project) reads their items by id.
+RARE = 2_000
 
 
 def search_words(text: str) -> list[str]:

@@ -110,7 +110,8 @@ def test_dashboard_draws_the_charts_with_their_numbers_and_readings(client):
     ]
     w1 = world.items[0].author_id
     assert (
-        f'<tr id="errors-{w1}"><th scope="row" dir="auto">W1</th><td id="errors-{w1}-{first.code}" class="nonzero">1</td>'
+        f'<tr id="errors-{w1}"><th scope="row" dir="auto">W1</th>'
+        f'<td id="errors-{w1}-{first.code}" class="nonzero">1</td>'
         f'<td id="errors-{w1}-{second.code}" class="nonzero">1</td>'
     ) in html
     assert "<summary>Numbers</summary>" in html
