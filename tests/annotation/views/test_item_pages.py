@@ -100,3 +100,21 @@ def test_a_deep_page_runs_the_same_queries_as_the_first(listed):
     counts.append(_queries(client, _link(NEXT, html)))
 
     assert counts[0] == counts[1] == counts[2] > 0
+
+
+@pytest.mark.postgres
+def test_a_page_of_ids_is_read_from_the_ascending_index_backwards_without_a_sort(listed):
+    """The page's ids come from the (project, updated_at, id) index scanned backwards: no sort, however
+    deep the page. Sorting is disabled in the EXPLAIN, so a plan the index cannot serve shows a Sort."""
+    assert connection.vendor == "postgresql"
+    client, _ = listed
+    with CaptureQueriesContext(connection) as captured:
+        _get(client, "per_page=10&page=3")
+    [ids_sql] = [q["sql"] for q in captured if "OFFSET 20" in q["sql"]]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_sort = off; SET LOCAL enable_seqscan = off")
+        cursor.execute(f"EXPLAIN {ids_sql}")
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+
+    assert "Index Only Scan Backward using item_project_updated_asc" in plan
+    assert "Sort" not in plan
