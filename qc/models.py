@@ -192,6 +192,9 @@ class ReportSnapshot(models.Model):
     building_since = models.DateTimeField(null=True, blank=True)
     stage = models.CharField(max_length=40, blank=True)
     error = models.TextField(blank=True)
+    # The items-per-language table (qc.reports.languages) counted by the same build: the page shows it
+    # beside the report without a grouped count over every item on each view.
+    languages = models.JSONField(default=list, blank=True)
 
     def __str__(self) -> str:
         return f"report of {self.project_id} built {self.built_at}"

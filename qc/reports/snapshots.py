@@ -12,7 +12,7 @@ the count), and on request.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -24,6 +24,7 @@ from django.utils import timezone
 from annotation.models import Judgment, Project
 from annotation.task_types import get_task_type
 from qc.models import ReportSnapshot
+from qc.reports.languages import language_breakdown
 from qc.reports.rows import report_rows
 
 # A build whose worker died leaves building_since set: after this long another request takes over.
@@ -99,6 +100,7 @@ def report_snapshot_build(*, project_id: int) -> ReportSnapshot:
         _stage(project_id, "computing sections")
         sections = get_task_type(project.task_type).report_sections(rows)
         del rows
+        languages = [asdict(row) for row in language_breakdown(project=project)]
         _stage(project_id, "saving")
     except Exception as error:
         ReportSnapshot.objects.filter(project_id=project_id).update(
@@ -107,6 +109,7 @@ def report_snapshot_build(*, project_id: int) -> ReportSnapshot:
         raise
     ReportSnapshot.objects.filter(project_id=project_id).update(
         data=sections,
+        languages=languages,
         built_at=timezone.now(),
         build_seconds=round(time.perf_counter() - started, 3),
         judgments=judgments,

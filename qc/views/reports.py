@@ -15,7 +15,7 @@ from annotation.selectors import dashboard_stats, membership_for
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
-from qc.reports.languages import language_breakdown
+from qc.reports.languages import LanguageRow, language_breakdown
 from qc.reports.snapshots import PageReport, report_for_page
 from qc.reports.tables import conflict_csv_rows
 
@@ -34,11 +34,14 @@ def report_page(request: HttpRequest, slug: str) -> HttpResponse:
     page = report_for_page(project=membership.project)
     # The charts every task type's report gets (progress, statuses, agreement per category, error types);
     # a big project's background report leaves them to the dashboard, so its page stays a snapshot read.
-    # The same holds for the items-per-language table: a grouped count over every item.
+    # Its items-per-language table (a grouped count over every item) was counted by the build and saved
+    # with the snapshot.
     charts = language_rows = None
     if page.snapshot is None:
         charts = overview(project=membership.project, stats=dashboard_stats(project=membership.project), work=False)
         language_rows = language_breakdown(project=membership.project)
+    elif page.snapshot.built_at is not None:
+        language_rows = [LanguageRow(**row) for row in page.snapshot.languages]
     context = project_context(membership, report=page.report, snapshot=page.snapshot, building=page.building, ov=charts)
     context["language_rows"] = language_rows
     return render(request, "qc/report_page.html", context)

@@ -112,3 +112,27 @@ def test_the_api_answers_202_then_the_snapshot_in_its_own_shapes(big, django_cap
     assert (building.status_code, building.json()) == (202, {"building": True, "stage": "queued"})
     assert (built.status_code, built.json()) == (200, expected)
     assert sections.json() == json.loads(json.dumps(task_type_report(project=big.project)))
+
+
+def test_the_snapshot_page_shows_the_items_per_language_counted_by_its_build(
+    big, client, django_capture_on_commit_callbacks
+):
+    from annotation.models import Item
+
+    items = list(Item.objects.filter(project=big.project).order_by("pk"))
+    Item.objects.filter(pk=items[0].pk).update(language="su")
+    with django_capture_on_commit_callbacks(execute=True):
+        _get(client, big.admin, "report_page")
+    # A change after the build: the page still shows the build's counts (it reads no item).
+    Item.objects.filter(pk=items[1].pk).update(language="su")
+    page = _get(client, big.admin, "report_page").content.decode()
+
+    snapshot = ReportSnapshot.objects.get(project=big.project)
+    # The world's four items: items[0] (now Sundanese) and two more accepted, one excluded by its flags.
+    assert [i.status for i in items] == ["gold", "gold", "gold", "excluded"]
+    assert [(r["code"], r["items"], r["in_progress"], r["accepted"], r["refused"]) for r in snapshot.languages] == [
+        ("id", 3, 0, 2, 1),
+        ("su", 1, 0, 1, 0),
+    ]
+    assert 'id="language-table"' in page
+    assert '<tr id="language-su"><th scope="row" lang="su">su</th><td>su</td><td>1</td><td>0</td><td>1</td>' in page
