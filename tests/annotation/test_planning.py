@@ -122,3 +122,46 @@ def test_preferred_work_is_capped_so_balance_survives_a_lopsided_old_plan():
     # An old plan that gave worker 1 every unit.
     slots = plan_balanced(units=units, workers=[1, 2, 3], per_unit=1, seed=0, preferred={u.id: {1} for u in units})
     assert sorted(Counter(s.worker_id for s in slots).values()) == [4, 4, 4]
+
+
+def _fill_by_sorting(group, group_units, per_unit, held, excluded, planned, workers, ranks, group_load, total_load):
+    """The rule the planner's heap implements, written plainly: each unit's open slots go to its eligible
+    workers sorted by (load in the group, total load, rank)."""
+    for unit in group_units:
+        taken = set(held.get(unit.id, ())) | set(planned.get(unit.id, ()))
+        need = per_unit - len(taken)
+        if need <= 0:
+            continue
+        eligible = [w for w in workers if w not in taken and w not in set(excluded.get(unit.id, ()))]
+        eligible.sort(key=lambda w: (group_load[(group, w)], total_load[w], ranks[w]))
+        if len(eligible) < need:
+            raise PlanningError(f"Unit {unit.id} needs {per_unit} workers but only {len(taken) + len(eligible)}")
+        for w in eligible[:need]:
+            planned.setdefault(unit.id, []).append(w)
+            group_load[(group, w)] += 1
+            total_load[w] += 1
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_heap_chooses_what_sorting_every_unit_chooses(seed, monkeypatch):
+    """Random plans with held, excluded and preferred work: the same slots as the plain rule."""
+    import random
+
+    import annotation.planning as planning
+
+    rng = random.Random(seed)
+    workers = rng.sample(range(1, 40), rng.randint(3, 9))
+    per_unit = rng.randint(1, len(workers) - 2)
+    units = [Unit(id=i, group=rng.randrange(3)) for i in rng.sample(range(1, 500), rng.randint(5, 60))]
+    held = {u.id: set(rng.sample(workers, rng.randint(0, per_unit))) for u in units if rng.random() < 0.3}
+    excluded = {u.id: {rng.choice(workers)} - held.get(u.id, set()) for u in units if rng.random() < 0.7}
+    preferred = {u.id: set(rng.sample(workers, rng.randint(1, 2))) for u in units if rng.random() < 0.2}
+    args = {"units": units, "workers": workers, "per_unit": per_unit, "seed": seed}
+    args.update(held=held, excluded=excluded, preferred=preferred)
+
+    fast = plan_balanced(**args)
+    monkeypatch.setattr(planning, "_fill_least_loaded", _fill_by_sorting)
+    plain = plan_balanced(**args)
+
+    assert fast == plain
+    assert len(fast) > 0
