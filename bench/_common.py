@@ -95,6 +95,46 @@ def copy_rows(model: Any, fields: Sequence[str], rows: Iterable[Sequence[Any]]) 
     return count
 
 
+def copy_table(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+    """COPY rows into a table named as it is in the database (a scratch table, a model's db_table); the count.
+    Column names are quoted ("group" is an SQL keyword)."""
+    from django.db import connection
+
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    count = 0
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+            count += 1
+    return count
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory. VmHWM, not getrusage: Linux carries ru_maxrss across exec,
+    so a child started from a big parent would report the parent's size."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def log_in(user_ids: Iterable[int]) -> dict[int, str]:
+    """One session cookie per user, made before the clock starts (a browser that logged in earlier)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    sessions = {}
+    for user in get_user_model().objects.filter(pk__in=list(user_ids)):
+        client = Client()
+        client.force_login(user, backend=MODEL_BACKEND)
+        sessions[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return sessions
+
+
 def percentile(sorted_values: Sequence[float], q: float) -> float:
     """Nearest-rank percentile of already sorted values."""
     if not sorted_values:

@@ -54,6 +54,7 @@ from bench._common import (  # noqa: E402
     database_url_or_exit,
     emit,
     log,
+    log_in,
     migrate,
     percentile,
     recreate_database,
@@ -63,7 +64,6 @@ from bench._common import (  # noqa: E402
 
 CATEGORIES = ["culinary", "place", "culture", "history", "activity"]
 CHOICES = ["Di pasar", "Di sawah", "Di laut", "Di gunung", "Di kota"]
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def parse_args() -> argparse.Namespace:
@@ -178,20 +178,6 @@ def plan_clients(*, project, annotator_ids: list[int], clients: int, pairs: int)
     if short:
         log(f"only {pairs - short} next+submit pairs are available to the clients ({short} fewer than asked)")
     return plans
-
-
-def log_in(user_ids: list[int]) -> dict[int, str]:
-    """One session per annotator, made before the clock starts (a browser that logged in earlier)."""
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    sessions = {}
-    for user in get_user_model().objects.filter(pk__in=user_ids):
-        client = Client()
-        client.force_login(user, backend=MODEL_BACKEND)
-        sessions[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return sessions
 
 
 def analyze() -> None:

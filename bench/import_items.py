@@ -28,7 +28,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import database_url_or_exit, emit, log, migrate, recreate_database, setup_django  # noqa: E402
+from bench._common import (  # noqa: E402
+    database_url_or_exit,
+    emit,
+    log,
+    migrate,
+    peak_rss_mb,
+    recreate_database,
+    setup_django,
+)
 
 SLUG = "bench-import"
 CODES = [f"W{n}" for n in range(1, 7)]
@@ -91,7 +99,6 @@ def import_child(path: str) -> None:
 
     from annotation.importing import engine
     from annotation.services import imports
-    from bench.crossanswer import _peak_rss_mb
 
     gold_seconds = 0.0
     decide_batch = engine._Decider.decide_batch
@@ -121,7 +128,7 @@ def import_child(path: str) -> None:
                 "seconds": seconds,
                 "gold_seconds": gold_seconds,
                 "commit_seconds": seconds - (before_commit - started),
-                "peak_mb": _peak_rss_mb(),
+                "peak_mb": peak_rss_mb(),
             }
         )
     )

@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402 - the path above makes the repository importable
     UNUSABLE_PASSWORD,
+    copy_table,
     database_url_or_exit,
     emit,
     log,
@@ -54,17 +55,6 @@ _VOCABULARY = (
 WORDS = tuple(_VOCABULARY.split())
 
 
-def _copy(table: str, columns: list[str], rows) -> int:
-    from django.db import connection
-
-    count = 0
-    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
-            count += 1
-    return count
-
-
 def copy_rate(rows: int) -> float:
     """Rows per second of a plain COPY into an index-free scratch table shaped like an item version."""
     from django.db import connection, transaction
@@ -74,7 +64,9 @@ def copy_rate(rows: int) -> float:
         with connection.cursor() as cursor:
             cursor.execute("CREATE TEMP TABLE bench_scratch (id integer, number integer, payload jsonb, note text)")
         started = time.perf_counter()
-        _copy("bench_scratch", ["id", "number", "payload", "note"], ((i, 1, payload, "bench") for i in range(rows)))
+        copy_table(
+            "bench_scratch", ["id", "number", "payload", "note"], ((i, 1, payload, "bench") for i in range(rows))
+        )
         seconds = time.perf_counter() - started
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE bench_scratch")
@@ -152,7 +144,7 @@ def fill(*, items: int, seed: int) -> dict:
 
     started = time.perf_counter()
     with transaction.atomic():  # items point at versions written after them: deferred foreign keys
-        _copy(
+        copy_table(
             item_table,
             ["id", "project_id", "task_type", "source", "status", "author_id", "concept_id", "slot",
              "judging_round", "current_version_id", "external_id", "status_reason", "created_at", "updated_at",
@@ -160,7 +152,7 @@ def fill(*, items: int, seed: int) -> dict:
             item_rows(),
         )  # fmt: skip
         log(f"items copied ({time.perf_counter() - started:.0f} s)")
-        _copy(
+        copy_table(
             version_table,
             ["id", "item_id", "number", "payload", "created_by_id", "created_at", "note", "justification",
              "submitted_at"],

@@ -47,12 +47,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402
+    MODEL_BACKEND,
     UNUSABLE_PASSWORD,
     copy_rows,
     database_url_or_exit,
     emit,
     log,
+    log_in,
     migrate,
+    peak_rss_mb,
     percentile,
     recreate_database,
     run_threads,
@@ -61,7 +64,6 @@ from bench._common import (  # noqa: E402
 
 LABELS = "ABCDE"
 CATEGORIES = ["culinary", "place", "culture", "history", "activity"]
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 LIST_PAGE = 30
 DEEP_PAGE = 3000
 GOALS = {
@@ -236,19 +238,6 @@ def copy_seconds(rows: int) -> float:
     return seconds
 
 
-def log_in(user_ids: list[int]) -> dict[int, str]:
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    sessions = {}
-    for user in get_user_model().objects.filter(pk__in=user_ids):
-        client = Client()
-        client.force_login(user, backend=MODEL_BACKEND)
-        sessions[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return sessions
-
-
 @dataclass
 class Sample:
     endpoint: str
@@ -395,13 +384,6 @@ def report_page_ms(slug: str, admin_id: int, repeat: int = 10) -> float:
         if response.status_code != 200 or b'id="report-building"' in response.content:
             raise RuntimeError(f"the report page answered {response.status_code} without its report")
     return round(percentile(sorted(times), 95), 2)
-
-
-def peak_rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def list_pages(*, slug: str, admin_id: int, repeat: int = 20) -> dict:

@@ -31,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402 - the path above makes the repository importable
+    copy_table,
     database_url_or_exit,
     emit,
     log,
@@ -50,17 +51,6 @@ _VOCABULARY = (
     "besar kecil baru lama tinggi rendah banyak sedikit semua beberapa tidak bukan juga hanya sudah belum"
 )
 WORDS = tuple(_VOCABULARY.split())
-
-
-def _copy(table: str, columns: list[str], rows) -> int:
-    from django.db import connection
-
-    count = 0
-    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
-            count += 1
-    return count
 
 
 def _sentence(rng: random.Random, low: int, high: int) -> str:
@@ -92,7 +82,7 @@ def fill(*, premises: int, annotators: int, seed: int) -> int:
             plan_seed=seed,
             annotator_type="expert",  # 100% validated, as the paper's expert data
         )
-        _copy(
+        copy_table(
             user_model._meta.db_table,
             ["password", "is_superuser", "username", "first_name", "last_name", "email", "is_staff", "is_active"]
             + ["date_joined"],
@@ -100,10 +90,10 @@ def fill(*, premises: int, annotators: int, seed: int) -> int:
         )
         users = dict(user_model.objects.filter(username__startswith="bench-v").values_list("username", "pk"))
         ids = [users[f"bench-v{n}"] for n in range(1, annotators + 1)]
-        _copy(
+        copy_table(
             Membership._meta.db_table,
-            ["project_id", "user_id", "role", "is_active", "is_imported", "code", "joined_at"],
-            ((project.pk, uid, "annotator", True, False, f"W{n + 1}", now) for n, uid in enumerate(ids)),
+            ["project_id", "user_id", "role", "is_active", "is_imported", "code", "group", "countries", "joined_at"],
+            ((project.pk, uid, "annotator", True, False, f"W{n + 1}", "", "[]", now) for n, uid in enumerate(ids)),
         )
         categories = [Category.objects.create(project=project, name=name) for name in SOURCES]
 
@@ -121,9 +111,11 @@ def fill(*, premises: int, annotators: int, seed: int) -> int:
                 }
                 yield (project.pk, categories[i % 3].pk, f"p{i}", "{}", json.dumps(data))
 
-        _copy(Concept._meta.db_table, ["project_id", "category_id", "name", "translations", "data"], premise_rows())
+        copy_table(
+            Concept._meta.db_table, ["project_id", "category_id", "name", "translations", "data"], premise_rows()
+        )
         concepts = list(Concept.objects.filter(project=project).order_by("pk").values_list("pk", flat=True))
-        _copy(
+        copy_table(
             Item._meta.db_table,
             ["project_id", "task_type", "source", "status", "author_id", "concept_id", "slot", "judging_round"]
             + ["external_id", "status_reason", "created_at", "updated_at"],
@@ -134,7 +126,7 @@ def fill(*, premises: int, annotators: int, seed: int) -> int:
             ),
         )
         items = list(Item.objects.filter(project=project).order_by("pk").values_list("pk", "author_id", "slot"))
-        _copy(
+        copy_table(
             ItemVersion._meta.db_table,
             ["item_id", "number", "payload", "created_by_id", "created_at", "note", "justification", "submitted_at"],
             (
@@ -192,7 +184,7 @@ def answer_round(project_id: int, round_: int, *, agree: float, seed: int) -> in
             yield (project_id, item_id, user_id, author_id, aid, "validate", round_, json.dumps({"label": label}))
 
     with transaction.atomic():
-        _copy(
+        copy_table(
             Judgment._meta.db_table,
             ["project_id", "item_id", "user_id", "item_author_id", "assignment_id", "kind", "round", "value"]
             + ["flags", "comment", "created_at", "updated_at"],
@@ -218,7 +210,9 @@ def copy_rate(rows: int) -> float:
         with connection.cursor() as cursor:
             cursor.execute("CREATE TEMP TABLE bench_scratch (id integer, number integer, payload jsonb, note text)")
         started = time.perf_counter()
-        _copy("bench_scratch", ["id", "number", "payload", "note"], ((i, 1, payload, "bench") for i in range(rows)))
+        copy_table(
+            "bench_scratch", ["id", "number", "payload", "note"], ((i, 1, payload, "bench") for i in range(rows))
+        )
         seconds = time.perf_counter() - started
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE bench_scratch")

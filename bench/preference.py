@@ -37,6 +37,7 @@ from bench._common import (  # noqa: E402 - the path above makes the repository 
     emit,
     log,
     migrate,
+    peak_rss_mb,
     recreate_database,
     setup_django,
 )
@@ -157,13 +158,6 @@ def copy_scratch(rows: int) -> float:
     return rows / seconds
 
 
-def _peak_rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def export_child(out_dir: str) -> None:
     setup_django()
     from annotation.models import Project
@@ -173,7 +167,7 @@ def export_child(out_dir: str) -> None:
     started, cpu_started = time.perf_counter(), time.process_time()
     result = export_pairs(project=project, shape="chosen_rejected", fmt="jsonl", folder=Path(out_dir))
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
-    peak = _peak_rss_mb()
+    peak = peak_rss_mb()
     # The writing alone (pairs already derived), for comparison with the end-to-end figure.
     by_prompt = list(pairs_by_prompt(project))
     encoder = LineEncoder("chosen_rejected", "id")
