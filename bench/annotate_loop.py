@@ -118,8 +118,11 @@ def fill(*, slug: str, annotators: int, concepts: int) -> Filled:
         )
         copy_rows(
             Membership,
-            ["project", "user", "role", "is_active", "is_imported", "code", "joined_at"],
-            ((project.pk, uid, "annotator", True, False, f"W{i + 1}", now) for i, uid in enumerate(annotator_ids)),
+            ["project", "user", "role", "is_active", "is_imported", "code", "group", "countries", "joined_at"],
+            (
+                (project.pk, uid, "annotator", True, False, f"W{i + 1}", "", "[]", now)
+                for i, uid in enumerate(annotator_ids)
+            ),
         )
         membership_of = dict(Membership.objects.filter(project=project).values_list("user_id", "pk"))
         copy_rows(

@@ -72,7 +72,8 @@ def _setup_django() -> None:
 def _copy(table: str, columns: list[str], rows) -> None:
     from django.db import connection
 
-    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)  # "group" is an SQL keyword
+    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(row)
 
@@ -114,8 +115,8 @@ def fill(*, items: int, annotators: int, seed: int) -> int:
         regions = [f"Region {n % 12}" for n in range(annotators)]
         _copy(
             Membership._meta.db_table,
-            ["project_id", "user_id", "role", "is_active", "is_imported", "code", "joined_at"],
-            ((project.pk, uid, "annotator", True, False, f"W{n + 1}", now) for n, uid in enumerate(ids)),
+            ["project_id", "user_id", "role", "is_active", "is_imported", "code", "group", "countries", "joined_at"],
+            ((project.pk, uid, "annotator", True, False, f"W{n + 1}", "", "[]", now) for n, uid in enumerate(ids)),
         )
         membership_of = dict(Membership.objects.filter(project=project).values_list("user_id", "pk"))
         _copy(
