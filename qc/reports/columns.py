@@ -158,12 +158,31 @@ def _joined(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
+def _positions(item_id: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Each id's position in the ascending item_id; len(item_id) for an id not there."""
+    n = len(item_id)
+    if not n:
+        return np.zeros(len(ids), dtype=np.int64)
+    low, high = int(item_id[0]), int(item_id[-1])
+    if high - low >= 8 * n:  # ids far apart: a binary search each
+        at = np.searchsorted(item_id, ids)
+        found = at < n
+        found[found] = item_id[at[found]] == ids[found]
+        return np.where(found, at, n)
+    # A project's items have near-consecutive ids: a table by id is 5x faster than 500,000 binary searches.
+    table = np.full(high - low + 1, n, dtype=np.int64)
+    table[item_id - low] = np.arange(n)
+    inside = (ids >= low) & (ids <= high)
+    position = np.full(len(ids), n, dtype=np.int64)
+    position[inside] = table[ids[inside] - low]
+    return position
+
+
 def _columns(project: Project, annotators, values: _Distinct, items: dict, judgments: dict) -> ReportColumns:
     item_id = items["item_id"]
     # Judgments of items not in the list (not approved yet, or another project's) are in no report.
-    position = np.searchsorted(item_id, judgments["item"])
+    position = _positions(item_id, judgments["item"])
     known = position < len(item_id)
-    known[known] = item_id[position[known]] == judgments["item"][known]
     position, judge = position[known], judgments["user"][known]
     # People in ReportRows' order: the listed annotators, then any other judge or author by id.
     judges, authors = judgments["judges"], items["authors"]

@@ -3,6 +3,7 @@ exactly the row path's report: the same dict, the same floats, the same order.""
 
 import random
 
+import numpy as np
 import pytest
 from django.db import connection
 
@@ -10,7 +11,7 @@ from annotation.models import Item, Judgment
 from annotation.task_types import get_task_type
 from qc.gold import gold_recompute_project
 from qc.reports import project_report, report_sections, task_type_report
-from qc.reports.columns import columns_apply, report_columns
+from qc.reports.columns import _positions, columns_apply, report_columns
 from qc.reports.rows import report_rows
 from qc.reports.snapshots import report_snapshot_build
 from tests.qc.helpers import add_judgment, make_item, make_project, make_user
@@ -127,3 +128,17 @@ def test_without_postgresql_the_report_reads_rows(monkeypatch):
 
     assert not columns_apply(project)
     assert report_sections(project=project) == expected
+
+
+@pytest.mark.parametrize(
+    ("item_id", "ids", "expected"),
+    [
+        ([10, 11, 13], [9, 10, 13, 12, 14, 11], [3, 0, 2, 3, 3, 1]),  # near-consecutive ids: by a table
+        ([10, 1000, 5000], [1000, 5, 5000, 999, 6000, 10], [1, 3, 2, 3, 3, 0]),  # far apart: by binary search
+        ([], [1, 2], [0, 0]),
+    ],
+)
+def test_judgments_find_their_items_position_or_none(item_id, ids, expected):
+    found = _positions(np.array(item_id, dtype=np.int64), np.array(ids, dtype=np.int64))
+
+    assert found.tolist() == expected
