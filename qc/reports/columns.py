@@ -79,6 +79,9 @@ def report_columns(*, project: Project) -> ReportColumns:
         )
         items = _read_items(cursor, project, task_type, values)
         judgments = _read_judgments(cursor, project, task_type, values)
+        # Ended by a rollback (nothing was written): inside a caller's transaction the savepoint's
+        # rollback undoes the SET LOCALs, which a release would leave on until that transaction ends.
+        transaction.set_rollback(True)
     return _columns(project, annotators, values, items, judgments)
 
 

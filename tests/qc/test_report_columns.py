@@ -5,7 +5,7 @@ import random
 
 import numpy as np
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from annotation.models import Item, Judgment
 from annotation.task_types import get_task_type
@@ -113,6 +113,17 @@ def test_the_engine_and_the_snapshot_read_columns_not_rows(monkeypatch):
     assert task_type_report(project=project) == {"project": "rcol", **expected}
     assert project_report(project=project) == {"project": "rcol", "task_type": "csqa", "csqa": expected}
     assert report_snapshot_build(project_id=project.pk).data == expected
+
+
+def test_the_read_leaves_the_callers_transaction_as_it_was():
+    project, _, _ = varied_project()
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        report_sections(project=project)
+        cursor.execute("SHOW enable_sort")
+        assert cursor.fetchone() == ("on",)
+        cursor.execute("SHOW parallel_setup_cost")
+        assert cursor.fetchone() == ("1000",)
 
 
 def test_an_empty_project_reads_columns_too():
