@@ -2,9 +2,9 @@
 
 For task types that set `report_columns`. ReportRows builds a Python record per item and judgment:
 11.8 s and 560 MB for 100,000 items with 500,000 judgments. Here the database groups the items and the
-judgments by what the report reads of them (category, status, the author's value; the judgment's value
-and flags) and sends each group's ids packed as one bytea (int8send), which numpy reads without a
-Python object per row. A group is one distinct JSON, so a value or a flags object is decoded once.
+judgments by what the report reads of them (category, status, author and the author's value; judge,
+value and flags) and sends each group's ids packed as one bytea (int8send), which numpy reads without a
+Python object per row. A group holds one JSON text of a value and of flags, decoded once here.
 """
 
 from __future__ import annotations
