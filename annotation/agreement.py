@@ -118,6 +118,13 @@ def _kappa(left: list, right: list) -> float | None:
         (np.fromiter(map(index.__getitem__, left), np.int64), np.fromiter(map(index.__getitem__, right), np.int64)),
         1,
     )
+    return kappa_from_confusion(confusion)
+
+
+def kappa_from_confusion(confusion: np.ndarray) -> float | None:
+    """Cohen's kappa from the (left x right) counts over the labels either coder gave, in sorted label
+    order (as _kappa builds it: callers that count in numpy get the same float)."""
+    n = confusion.shape[0]
     confusion = confusion.astype(np.float64)
     sum0 = np.sum(confusion, axis=0)
     sum1 = np.sum(confusion, axis=1)

@@ -228,6 +228,40 @@ class ReportRows:
     unapproved: tuple[ItemRecord, ...] = ()
 
 
+@dataclass(frozen=True)
+class ReportColumns:
+    """The same project as ReportRows, as numpy columns (the columnar report path, see TaskType.report_columns).
+
+    Items: the decidable items in id order. Judgments: the judges' judgments (the judging kind) of those
+    items, in ReportRows' order (by item, then person). People, values, flags, categories and statuses
+    are given once each, and the columns hold indexes into them. A value or a flags object is the
+    decoded JSON: the task type reads each distinct one with the same Python it applies to ReportRows,
+    so both paths can agree exactly.
+    """
+
+    settings: dict[str, Any]
+    seed: int  # Project.plan_seed
+    annotators: tuple[AnnotatorInfo, ...]  # the project's annotator order
+    # User ids: the annotators in their order, then every other judge or author of the items by id
+    # (the order ReportRows sorts judgments in).
+    people: tuple[int, ...]
+    # Each distinct JSON found at the task type's `agreement_key` in a judgment's value or an item's
+    # current payload, decoded (None where the key, the value or the version is missing).
+    values: tuple[Any, ...]
+    flags: tuple[dict[str, Any], ...]  # each distinct Judgment.flags, decoded ({} for none) as ReportRows gives it
+    categories: tuple[str, ...]  # distinct category names ("" for none)
+    statuses: tuple[str, ...]  # distinct item statuses
+    item_id: Any  # np.ndarray int64, ascending
+    item_author: Any  # int64 index into people, -1 for none
+    item_category: Any  # int64 index into categories
+    item_status: Any  # int64 index into statuses
+    item_value: Any  # int64 index into values (the author's value)
+    judgment_item: Any  # int64 position of the judgment's item in the item columns
+    judgment_person: Any  # int64 index into people
+    judgment_value: Any  # int64 index into values
+    judgment_flags: Any  # int64 index into flags
+
+
 class ExportRecord(NamedTuple):
     """One exported item with its judgments and gold decision (export_row / export_split input)."""
 
@@ -346,7 +380,7 @@ class TaskType:
       judging    judging_rule, judge_view, answer_form_class, normalize_judgment, judgment_keys
       gold       gold_policy, gold_decide, gold_memo_key
       agreement  agreement_value, agreement_level
-      reports    report_template, report_sections
+      reports    report_template, report_sections, report_columns + report_sections_from_columns
       export     export_fields, export_row, export_split, parquet_schema, datacard_text
       importers  importers
       benchmark  benchmark, benchmark_item
@@ -670,6 +704,16 @@ class TaskType:
 
     def report_sections(self, rows: Any) -> dict[str, Any]:
         """The task type's report, computed from the core's plain rows (qc.reports), JSON-serialisable."""
+        raise NotImplementedError
+
+    # Optional columnar path: a task type that sets `report_columns` (and has an `agreement_key`) gets
+    # its report from `report_sections_from_columns(ReportColumns)` on PostgreSQL, read in two grouped
+    # queries instead of 600,000 Python records; it must return exactly what report_sections returns
+    # for the same project. Elsewhere (SQLite), and for task types that read unapproved items, the
+    # core keeps the rows.
+    report_columns: ClassVar[bool] = False
+
+    def report_sections_from_columns(self, columns: Any) -> dict[str, Any]:
         raise NotImplementedError
 
     # --- export ------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """The report engine: one report per project, whatever its task type, plus two fast paths.
 
 `project_report` reads the project's plain rows (qc.reports.rows, three queries) and hands them to the
-task type's pure `report_sections`. `alpha_for_project` and `conflicts_for_project` are streaming fast
-paths over a nominal value (the task type's agreement_key and agreement_domain) for very large projects.
+task type's pure `report_sections`; a task type that reads columns gets them instead on PostgreSQL
+(qc.reports.columns: two grouped queries into numpy arrays) and its `report_sections_from_columns`.
+`alpha_for_project` and `conflicts_for_project` are streaming fast paths over a nominal value (the
+task type's agreement_key and agreement_domain) for very large projects.
 """
 
 from __future__ import annotations
@@ -18,12 +20,17 @@ from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from qc.agreement import alpha_nominal_counts, conflict_counts, value_counts
 from qc.gold import DECIDABLE
+from qc.reports.columns import columns_apply, report_columns
 from qc.reports.rows import report_rows
 
 
 def report_sections(*, project: Project) -> dict[str, Any]:
-    """The task type's sections for the project (JSON-serialisable)."""
-    return get_task_type(project.task_type).report_sections(report_rows(project=project))
+    """The task type's sections for the project (JSON-serialisable): from numpy columns where the task
+    type reads them (qc.reports.columns), else from its plain rows."""
+    task_type = get_task_type(project.task_type)
+    if columns_apply(project):
+        return task_type.report_sections_from_columns(report_columns(project=project))
+    return task_type.report_sections(report_rows(project=project))
 
 
 def task_type_report(*, project: Project) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from annotation.task_types.csqa import gold as csqa_gold
 from annotation.task_types.csqa import judging as csqa_judging
 from annotation.task_types.csqa import payload as csqa_payload
 from annotation.task_types.csqa import report as csqa_report
+from annotation.task_types.csqa import report_columns as csqa_report_columns
 from annotation.task_types.csqa.answers import normalize_answer
 from annotation.task_types.csqa.forms import CsqaAuthorForm
 from annotation.task_types.csqa.payload import LABELS
@@ -147,6 +148,11 @@ class CsqaTaskType(TaskType):
 
     def report_sections(self, rows: Any) -> dict[str, Any]:
         return csqa_report.report_sections(rows)
+
+    report_columns = True
+
+    def report_sections_from_columns(self, columns: Any) -> dict[str, Any]:
+        return csqa_report_columns.report_sections_from_columns(columns)
 
     # --- export ------------------------------------------------------------------------------------
     export_fields = csqa_export.FIELDS

@@ -58,6 +58,22 @@ class ReportInputs:
     answers: list[AnswerRow]
 
 
+def answer_of(given: Any) -> Any:
+    """The answer the report reads from the value at "answer" (a judgment's or the author's): none for
+    a missing or empty one. Both report paths read values through it."""
+    return given or None
+
+
+def flags_of(flags: dict[str, Any] | None) -> tuple[bool, bool, bool]:
+    """(uncertain, question ambiguous, an option ambiguous) of a judgment's flags."""
+    flags = flags or {}
+    return (
+        flags.get("uncertain") is True,
+        flags.get("question_ambiguous") is True,
+        any(v is True for v in flags.get("option_ambiguous") or []),
+    )
+
+
 def report_inputs(rows: ReportRows, *, project: str = "") -> ReportInputs:
     """The report's own rows from the core's: the author's answer, the answers and their flags."""
     items = [
@@ -65,24 +81,15 @@ def report_inputs(rows: ReportRows, *, project: str = "") -> ReportInputs:
             item_id=r.item_id,
             category=r.category,
             author_id=r.author_id,
-            author_answer=r.payload.get("answer") or None,
+            author_answer=answer_of(r.payload.get("answer")),
             excluded=r.status == "excluded",
         )
         for r in rows.items
     ]
-    answers = []
-    for j in rows.judgments:
-        flags = j.flags or {}
-        answers.append(
-            AnswerRow(
-                item_id=j.item_id,
-                user_id=j.user_id,
-                answer=(j.value or {}).get("answer") or None,
-                uncertain=flags.get("uncertain") is True,
-                question_ambiguous=flags.get("question_ambiguous") is True,
-                option_ambiguous=any(v is True for v in flags.get("option_ambiguous") or []),
-            )
-        )
+    answers = [
+        AnswerRow(j.item_id, j.user_id, answer_of((j.value or {}).get("answer")), *flags_of(j.flags))
+        for j in rows.judgments
+    ]
     return ReportInputs(project=project, annotators=list(rows.annotators), items=items, answers=answers)
 
 
