@@ -61,7 +61,7 @@ def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tu
         # Each key decided once, by the task type itself: a key already names all a gold_memo_key names.
         decide = context.task_type.gold_decide
         for key, items, judging_round, payload, rows in _representatives(cursor, keys):
-            outcome = outcomes[key] = decide(GoldCase(json.loads(payload), rows, context.settings, judging_round))
+            outcome = outcomes[key] = decide(GoldCase(payload, rows, context.settings, judging_round))
             totals[outcome.outcome] += items
         _copy_outcomes(cursor, outcomes)
         asks_rounds = any(o.next_round is not None for o in outcomes.values())
@@ -83,54 +83,55 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
     item_t, version_t = Item._meta.db_table, ItemVersion._meta.db_table
     users = list(context.ranks)
     kind_filter = "AND j.kind = %s" if context.kind is not None else ""
-    payload = " || E'\\n' || ".join(["coalesce((v.payload -> %s)::text, '-')"] * len(keys))
+    payload = "coalesce(jsonb_typeof(v.payload), '-')" + "".join(
+        [" || E'\\n' || coalesce((v.payload -> %s)::text, '-')"] * len(keys)
+    )
     # Judges sorted once (not per item) as annotation.annotators.rank_of orders them: the listed
     # annotators first, the others by id; the aggregates then keep that order. The tokens are made
-    # below the sort, so it moves narrow rows. The key tells apart a payload that is not an object, a
-    # missing key ('-') and a JSON null, which gold_decide's .get reads alike: more keys, never a wrong share.
+    # below the sort, so it moves narrow rows. The payload column is the payload's type and each key's
+    # JSON text ('-': missing), lines apart (JSON text has no raw newline); see _payload. It is made
+    # in its own subquery (OFFSET 0 keeps it one), so the versions' payloads are read, not hashed.
+    # Parallel workers scan, hash and sort the judgments: measured on 2 CPUs, 2.1 s instead of 3.0 s,
+    # a plan the default costs do not pick.
+    cursor.execute("SET LOCAL parallel_setup_cost = 10; SET LOCAL parallel_tuple_cost = 0.001")
     cursor.execute(
         "CREATE TEMPORARY TABLE gold_case ON COMMIT DROP AS "
-        "SELECT i.id AS item_id, i.status, i.status_reason, i.judging_round, "
-        "coalesce(js.ids, '{}') AS ids, md5(i.judging_round || E'\\n' || coalesce(jsonb_typeof(v.payload), '-') "
-        f"|| E'\\n' || {payload} || E'\\n' || coalesce(js.judges, ''))::uuid AS key "
+        "SELECT i.id AS item_id, i.status, i.status_reason, i.judging_round, coalesce(js.ids, '{}') AS ids, "
+        "i.payload, md5(i.judging_round || E'\\n' || i.payload || E'\\n' || coalesce(js.judges, ''))::uuid AS key "
+        f"FROM (SELECT i.id, i.status, i.status_reason, i.judging_round, {payload} AS payload "
         f"FROM {item_t} i LEFT JOIN {version_t} v ON v.id = i.current_version_id "
+        "WHERE i.project_id = %s AND i.status = ANY(%s) OFFSET 0) i "
         "LEFT JOIN (SELECT j.item_id, array_agg(j.id) AS ids, string_agg(j.token, ',') AS judges "
         "FROM (SELECT j.id, j.item_id, j.round || ' ' || jsonb_hash_extended(j.value, 0) || ' ' "
         "|| jsonb_hash_extended(j.flags, 0) AS token, coalesce(r.rank, %s) AS rank, j.user_id "
         f"FROM {Judgment._meta.db_table} j LEFT JOIN unnest(%s::bigint[], %s::int[]) AS r(user_id, rank) "
         f"ON r.user_id = j.user_id WHERE j.project_id = %s {kind_filter} "
-        "ORDER BY j.item_id, rank, j.user_id) j GROUP BY j.item_id) js ON js.item_id = i.id "
-        "WHERE i.project_id = %s AND i.status = ANY(%s)",
+        "ORDER BY j.item_id, rank, j.user_id) j GROUP BY j.item_id) js ON js.item_id = i.id",
         [
             *keys,
+            project.pk,
+            list(decidable),
             len(users),
             users,
             [context.ranks[u] for u in users],
             project.pk,
             *([context.kind] if context.kind is not None else []),
-            project.pk,
-            list(decidable),
         ],
     )
+    cursor.execute("SET LOCAL parallel_setup_cost TO DEFAULT; SET LOCAL parallel_tuple_cost TO DEFAULT")
 
 
 def _representatives(cursor, keys: list[str]) -> Iterator[tuple]:
-    """(key, items with that key, round, payload JSON, judgment rows) of one item per distinct key.
+    """(key, items with that key, round, payload, judgment rows) of one item per distinct key.
 
-    The payload holds only the keys (null where missing, {} for a payload that is not an object); the
-    rows are the item's judgments in the order of its ids, read whole.
+    The rows are the item's judgments in the order of its ids, read whole.
     """
-    payload = "jsonb_build_object(" + ", ".join(["%s, v.payload -> %s"] * len(keys)) + ")::text"
     cursor.execute(
         "WITH first AS (SELECT key, min(item_id) AS item_id, count(*) AS items FROM gold_case GROUP BY key) "
-        "SELECT first.key::text, first.items, c.judging_round, "
-        f"CASE WHEN jsonb_typeof(v.payload) = 'object' THEN {payload} ELSE '{{}}' END, "
+        "SELECT first.key::text, first.items, c.judging_round, c.payload, "
         "j.id, j.user_id, j.round, j.value::text, j.flags::text "
-        f"FROM first JOIN gold_case c USING (item_id) JOIN {Item._meta.db_table} i ON i.id = c.item_id "
-        f"LEFT JOIN {ItemVersion._meta.db_table} v ON v.id = i.current_version_id "
-        "LEFT JOIN unnest(c.ids) WITH ORDINALITY AS o(id, n) ON true "
-        f"LEFT JOIN {Judgment._meta.db_table} j ON j.id = o.id ORDER BY c.item_id, o.n",
-        [k for key in keys for k in (key, key)],
+        "FROM first JOIN gold_case c USING (item_id) LEFT JOIN unnest(c.ids) WITH ORDINALITY AS o(id, n) ON true "
+        f"LEFT JOIN {Judgment._meta.db_table} j ON j.id = o.id ORDER BY c.item_id, o.n"
     )
     for (key, items, judging_round, payload), group in groupby(cursor.fetchall(), itemgetter(0, 1, 2, 3)):
         rows = tuple(
@@ -138,7 +139,15 @@ def _representatives(cursor, keys: list[str]) -> Iterator[tuple]:
             for *_, jid, user_id, round_, value, flags in group
             if jid is not None
         )
-        yield key, items, judging_round, payload, rows
+        yield key, items, judging_round, _payload(payload, keys), rows
+
+
+def _payload(text: str, keys: list[str]) -> dict[str, Any]:
+    """The payload gold_decide reads: only the keys (null where missing), {} when it is not an object."""
+    kind, *values = text.split("\n")
+    if kind != "object":
+        return {}
+    return {key: None if value == "-" else json.loads(value) for key, value in zip(keys, values, strict=True)}
 
 
 @lru_cache(maxsize=4096)
