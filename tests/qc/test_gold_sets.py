@@ -89,14 +89,15 @@ def test_set_based_and_per_item_recomputes_save_the_same_rows():
 
 def row_versions(project):
     """Each decision's and item's physical row version (ctid): any write to a row gives it a new one."""
+    decision_t, item_t = GoldDecision._meta.db_table, Item._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT d.item_id, d.ctid::text FROM qc_golddecision d JOIN annotation_item i ON i.id = d.item_id "
+            f"SELECT d.item_id, d.ctid::text FROM {decision_t} d JOIN {item_t} i ON i.id = d.item_id "
             "WHERE i.project_id = %s",
             [project.pk],
         )
         decisions = dict(cursor.fetchall())
-        cursor.execute("SELECT id, ctid::text FROM annotation_item WHERE project_id = %s", [project.pk])
+        cursor.execute(f"SELECT id, ctid::text FROM {item_t} WHERE project_id = %s", [project.pk])
         return decisions, dict(cursor.fetchall())
 
 
@@ -117,7 +118,7 @@ def test_a_recompute_where_nothing_changed_writes_nothing():
 
 
 def test_one_changed_judgment_rewrites_one_decision_and_moves_one_status():
-    project, items = varied_project()
+    project, _ = varied_project()
     gold_recompute_project(project=project)
     # A gold item with one question flag: one more flag puts it over the threshold (1), so it is excluded.
     flagged = {
