@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator
 from functools import lru_cache
-from itertools import groupby
-from operator import itemgetter
 from typing import Any
 
 from django.db import connection
@@ -121,7 +118,7 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
     cursor.execute("SET LOCAL parallel_setup_cost TO DEFAULT; SET LOCAL parallel_tuple_cost TO DEFAULT")
 
 
-def _representatives(cursor, keys: list[str]) -> Iterator[tuple]:
+def _representatives(cursor, keys: list[str]) -> list[tuple]:
     """(key, items with that key, round, payload, judgment rows) of one item per distinct key.
 
     The rows are the item's judgments in the order of its ids, read whole.
@@ -133,13 +130,14 @@ def _representatives(cursor, keys: list[str]) -> Iterator[tuple]:
         "FROM first JOIN gold_case c USING (item_id) LEFT JOIN unnest(c.ids) WITH ORDINALITY AS o(id, n) ON true "
         f"LEFT JOIN {Judgment._meta.db_table} j ON j.id = o.id ORDER BY c.item_id, o.n"
     )
-    for (key, items, judging_round, payload), group in groupby(cursor.fetchall(), itemgetter(0, 1, 2, 3)):
-        rows = tuple(
-            JudgmentRow(jid, user_id, round_, _value(value), _flags(flags))
-            for *_, jid, user_id, round_, value, flags in group
-            if jid is not None
-        )
-        yield key, items, judging_round, _payload(payload, keys), rows
+    cases, previous = [], None
+    for key, items, judging_round, payload, jid, user_id, round_, value, flags in cursor.fetchall():
+        if key != previous:
+            previous, rows = key, []
+            cases.append((key, items, judging_round, _payload(payload, keys), rows))
+        if jid is not None:
+            rows.append(JudgmentRow(jid, user_id, round_, _value(value), _flags(flags)))
+    return [(key, items, judging_round, payload, tuple(rows)) for key, items, judging_round, payload, rows in cases]
 
 
 def _payload(text: str, keys: list[str]) -> dict[str, Any]:
@@ -150,20 +148,17 @@ def _payload(text: str, keys: list[str]) -> dict[str, Any]:
     return {key: None if value == "-" else json.loads(value) for key, value in zip(keys, values, strict=True)}
 
 
+# Few distinct values and flag sets among many judgments: each text decoded once. The objects are
+# shared, as qc.gold shares them: task types treat JudgmentRow.value and .flags as read-only.
 @lru_cache(maxsize=4096)
-def _decoded(text: str) -> Any:
-    # Few distinct values and flag sets among many judgments: each text decoded once. The objects are
-    # shared, as qc.gold shares them: task types treat JudgmentRow.value and .flags as read-only.
-    return json.loads(text)
-
-
 def _value(text: str) -> Any:
-    value = _decoded(text)
+    value = json.loads(text)
     return value if value is not None else {}
 
 
+@lru_cache(maxsize=4096)
 def _flags(text: str) -> Any:
-    return _decoded(text) or {}
+    return json.loads(text) or {}
 
 
 def _copy_outcomes(cursor, outcomes: dict[str, Any]) -> None:
