@@ -69,13 +69,14 @@ def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tu
 def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], decidable: tuple[str, ...]) -> None:
     """gold_case: each decidable item's status, round, judgment ids in annotator order and case key.
 
-    The key is the md5 of the round, the payload's type and keys (as JSON text) and the judgments'
-    tokens. A token is the judgment's round and the hashes of its value and flags (jsonb_hash_extended,
-    64 bits each): turning 500,000 values and flag sets into text cost more than the rest of the query.
-    The hashes tell apart a project's distinct values and flag sets (a few hundred for csqa), where a
-    collision is as unlikely as an md5 one; the representative's case is then read whole (see
-    _representatives). Who judged is left out (see TaskType.gold_payload_keys): items judged alike by
-    other people share a key, as they share a gold_memo_key.
+    The key (key, key2) is two 64-bit hashes (hashtextextended, two seeds: 128 bits, as many as an md5
+    has, for a third of md5's cost per row) of the round, the payload's type and keys (as JSON text) and
+    the judgments' tokens. A token is the judgment's round and the hashes of its value and flags
+    (jsonb_hash_extended, 64 bits each): turning 500,000 values and flag sets into text cost more than
+    the rest of the query. These hashes tell apart a project's distinct values and flag sets (a few
+    hundred for csqa), where a collision is as unlikely as an md5 one; the representative's case is then
+    read whole (see _representatives). Who judged is left out (see TaskType.gold_payload_keys): items
+    judged alike by other people share a key, as they share a gold_memo_key.
     """
     item_t, version_t = Item._meta.db_table, ItemVersion._meta.db_table
     users = list(context.ranks)
@@ -94,7 +95,7 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
     cursor.execute(
         "CREATE TEMPORARY TABLE gold_case ON COMMIT DROP AS "
         "SELECT i.id AS item_id, i.status, i.status_reason, i.judging_round, coalesce(js.ids, '{}') AS ids, "
-        "i.payload, md5(i.judging_round || E'\\n' || i.payload || E'\\n' || coalesce(js.judges, ''))::uuid AS key "
+        "i.payload, hashtextextended(k.text, 0) AS key, hashtextextended(k.text, 1) AS key2 "
         f"FROM (SELECT i.id, i.status, i.status_reason, i.judging_round, {payload} AS payload "
         f"FROM {item_t} i LEFT JOIN {version_t} v ON v.id = i.current_version_id "
         "WHERE i.project_id = %s AND i.status = ANY(%s) OFFSET 0) i "
@@ -103,7 +104,9 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
         "|| jsonb_hash_extended(j.flags, 0) AS token, coalesce(r.rank, %s) AS rank, j.user_id "
         f"FROM {Judgment._meta.db_table} j LEFT JOIN unnest(%s::bigint[], %s::int[]) AS r(user_id, rank) "
         f"ON r.user_id = j.user_id WHERE j.project_id = %s {kind_filter} "
-        "ORDER BY j.item_id, rank, j.user_id) j GROUP BY j.item_id) js ON js.item_id = i.id",
+        "ORDER BY j.item_id, rank, j.user_id) j GROUP BY j.item_id) js ON js.item_id = i.id "
+        "CROSS JOIN LATERAL (SELECT i.judging_round || E'\\n' || i.payload || E'\\n' || coalesce(js.judges, '') "
+        "AS text) k",
         [
             *keys,
             project.pk,
@@ -124,17 +127,17 @@ def _representatives(cursor, keys: list[str]) -> list[tuple]:
     The rows are the item's judgments in the order of its ids, read whole.
     """
     cursor.execute(
-        "WITH first AS (SELECT key, min(item_id) AS item_id, count(*) AS items FROM gold_case GROUP BY key) "
-        "SELECT first.key::text, first.items, c.judging_round, c.payload, "
+        "WITH first AS (SELECT key, key2, min(item_id) AS item_id, count(*) AS items FROM gold_case "
+        "GROUP BY key, key2) SELECT first.key, first.key2, first.items, c.judging_round, c.payload, "
         "j.id, j.user_id, j.round, j.value::text, j.flags::text "
         "FROM first JOIN gold_case c USING (item_id) LEFT JOIN unnest(c.ids) WITH ORDINALITY AS o(id, n) ON true "
         f"LEFT JOIN {Judgment._meta.db_table} j ON j.id = o.id ORDER BY c.item_id, o.n"
     )
     cases, previous = [], None
-    for key, items, judging_round, payload, jid, user_id, round_, value, flags in cursor.fetchall():
-        if key != previous:
-            previous, rows = key, []
-            cases.append((key, items, judging_round, _payload(payload, keys), rows))
+    for key, key2, items, judging_round, payload, jid, user_id, round_, value, flags in cursor.fetchall():
+        if (key, key2) != previous:
+            previous, rows = (key, key2), []
+            cases.append((previous, items, judging_round, _payload(payload, keys), rows))
         if jid is not None:
             rows.append(JudgmentRow(jid, user_id, round_, _value(value), _flags(flags)))
     return [(key, items, judging_round, payload, tuple(rows)) for key, items, judging_round, payload, rows in cases]
@@ -161,17 +164,17 @@ def _flags(text: str) -> Any:
     return json.loads(text) or {}
 
 
-def _copy_outcomes(cursor, outcomes: dict[str, Any]) -> None:
+def _copy_outcomes(cursor, outcomes: dict[tuple[int, int], Any]) -> None:
     details = SharedJson()
     null = "\\N"
     cursor.execute(
-        "CREATE TEMPORARY TABLE gold_outcome (key uuid PRIMARY KEY, outcome text, reason text, details jsonb, "
-        "next_round integer) ON COMMIT DROP"
+        "CREATE TEMPORARY TABLE gold_outcome (key bigint, key2 bigint, outcome text, reason text, details jsonb, "
+        "next_round integer, PRIMARY KEY (key, key2)) ON COMMIT DROP"
     )
     lines = "".join(
-        f"{key}\t{copy_text(o.outcome)}\t{copy_text(o.reason)}\t{details(o.details)}\t"
+        f"{key}\t{key2}\t{copy_text(o.outcome)}\t{copy_text(o.reason)}\t{details(o.details)}\t"
         f"{null if o.next_round is None else o.next_round}\n"
-        for key, o in outcomes.items()
+        for (key, key2), o in outcomes.items()
     )
     with cursor.copy("COPY gold_outcome FROM STDIN") as copy:
         copy.write(lines)
@@ -190,7 +193,7 @@ def _save(cursor, policy: str, asks_rounds: bool) -> dict[int, int]:
         f"UPDATE {table} d SET {policy_c} = %s, {outcome} = n.outcome, {reason} = n.reason, "
         f"{details} = n.details, {ids} = n.ids, {computed} = %s "
         "FROM (SELECT c.item_id, o.outcome, o.reason, o.details, to_jsonb(c.ids) AS ids "
-        "FROM gold_case c JOIN gold_outcome o USING (key)) n "
+        "FROM gold_case c JOIN gold_outcome o USING (key, key2)) n "
         f"WHERE d.{item} = n.item_id AND (d.{policy_c}, d.{outcome}, d.{reason}, d.{details}, d.{ids}) "
         "IS DISTINCT FROM (%s, n.outcome, n.reason, n.details, n.ids)",
         [policy, now, policy],
@@ -201,7 +204,7 @@ def _save(cursor, policy: str, asks_rounds: bool) -> dict[int, int]:
         cursor.execute(
             f"INSERT INTO {table} ({', '.join(columns)}) "
             "SELECT c.item_id, %s, o.outcome, o.reason, o.details, to_jsonb(c.ids), %s "
-            "FROM gold_case c JOIN gold_outcome o USING (key) "
+            "FROM gold_case c JOIN gold_outcome o USING (key, key2) "
             f"WHERE NOT EXISTS (SELECT FROM {table} d WHERE d.{item} = c.item_id) ORDER BY c.item_id",
             [policy, now],
         )
@@ -213,7 +216,7 @@ def _save(cursor, policy: str, asks_rounds: bool) -> dict[int, int]:
         "FROM (SELECT c.item_id, c.status AS old_status, c.status_reason AS old_reason, "
         "CASE o.outcome WHEN %s THEN %s WHEN %s THEN %s WHEN %s THEN %s ELSE %s END AS status, "
         "CASE WHEN o.outcome IN (%s, %s) THEN o.reason ELSE '' END AS reason "
-        "FROM gold_case c JOIN gold_outcome o USING (key)) n "
+        "FROM gold_case c JOIN gold_outcome o USING (key, key2)) n "
         "WHERE i.id = n.item_id AND (n.status <> n.old_status OR n.reason <> n.old_reason)",
         [
             now,
@@ -231,7 +234,7 @@ def _save(cursor, policy: str, asks_rounds: bool) -> dict[int, int]:
     next_rounds = {}
     if asks_rounds:
         cursor.execute(
-            "SELECT c.item_id, o.next_round FROM gold_case c JOIN gold_outcome o USING (key) "
+            "SELECT c.item_id, o.next_round FROM gold_case c JOIN gold_outcome o USING (key, key2) "
             "WHERE o.next_round IS NOT NULL AND c.judging_round < o.next_round"
         )
         next_rounds = dict(cursor.fetchall())
