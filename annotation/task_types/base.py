@@ -665,9 +665,10 @@ class TaskType:
         raise NotImplementedError
 
     # The payload keys gold_decide reads (with .get), when it reads nothing else of the payload and
-    # never a judgment's id: qc.gold then decides a whole project set-based on PostgreSQL (each distinct
-    # case - those keys, the round, the judges with their values and flags in order - decided once,
-    # saved by joins). None: every item's case is built in Python.
+    # never a judgment's id nor who judged (as gold_memo_key leaves them out): qc.gold then decides a
+    # whole project set-based on PostgreSQL (each distinct case - those keys, the round, the judgments'
+    # rounds, values and flags in annotator order - decided once, saved by joins). None: every item's
+    # case is built in Python.
     gold_payload_keys: ClassVar[tuple[str, ...] | None] = None
 
     def gold_memo_key(self, case: GoldCase) -> Hashable | None:

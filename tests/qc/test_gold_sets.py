@@ -6,7 +6,7 @@ import random
 import pytest
 from django.db import connection
 
-from annotation.models import Item
+from annotation.models import Item, Judgment
 from qc.gold import DECIDABLE, gold_recompute, gold_recompute_project
 from qc.gold_sets import set_based_applies
 from qc.models import GoldDecision
@@ -85,3 +85,73 @@ def test_set_based_and_per_item_recomputes_save_the_same_rows():
     assert {s for s, _ in per_item[1].values()} == {"gold", "excluded", "approved", "submitted"}
     assert per_item[1][promoted] == (Item.Status.GOLD, "")
     assert per_item[1][items[7].pk] == (Item.Status.SUBMITTED, "")
+
+
+def row_versions(project):
+    """Each decision's and item's physical row version (ctid): any write to a row gives it a new one."""
+    decision_t, item_t = GoldDecision._meta.db_table, Item._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT d.item_id, d.ctid::text FROM {decision_t} d JOIN {item_t} i ON i.id = d.item_id "
+            "WHERE i.project_id = %s",
+            [project.pk],
+        )
+        decisions = dict(cursor.fetchall())
+        cursor.execute(f"SELECT id, ctid::text FROM {item_t} WHERE project_id = %s", [project.pk])
+        return decisions, dict(cursor.fetchall())
+
+
+def changed(before: dict, after: dict) -> set:
+    return {key for key in after if before.get(key) != after[key]}
+
+
+def test_a_recompute_where_nothing_changed_writes_nothing():
+    project, _ = varied_project()
+    totals = gold_recompute_project(project=project)
+    saved, versions = snapshot(project), row_versions(project)
+
+    assert gold_recompute_project(project=project) == totals
+
+    assert snapshot(project) == saved
+    assert row_versions(project) == versions
+    assert len(versions[0]) == 39
+
+
+def test_one_changed_judgment_rewrites_one_decision_and_moves_one_status():
+    project, _ = varied_project()
+    gold_recompute_project(project=project)
+    # A gold item with one question flag: one more flag puts it over the threshold (1), so it is excluded.
+    flagged = {
+        item_id: sum(1 for j in judgments if j.flags["question_ambiguous"])
+        for item_id, judgments in _judgments_by_item(project).items()
+    }
+    target = min(
+        d.item_id for d in GoldDecision.objects.filter(item__project=project, outcome="gold") if flagged[d.item_id] == 1
+    )
+    judgment = Judgment.objects.filter(item_id=target, flags__question_ambiguous=False).order_by("pk").first()
+    Judgment.objects.filter(pk=judgment.pk).update(flags={**judgment.flags, "question_ambiguous": True})
+    before = row_versions(project)
+
+    totals = gold_recompute_project(project=project)
+
+    after = row_versions(project)
+    assert changed(before[0], after[0]) == {target}
+    assert changed(before[1], after[1]) == {target}
+    decision = GoldDecision.objects.get(item_id=target)
+    assert (decision.outcome, decision.reason) == (
+        "excluded",
+        f"Question flagged ambiguous by 2 of {len(decision.judgment_ids)} answerers (more than the threshold of 1).",
+    )
+    assert Item.objects.get(pk=target).status == Item.Status.EXCLUDED
+    # The same rows as the per-item path saves from the same judgments.
+    set_based = snapshot(project)
+    decidable = Item.objects.filter(project=project, status__in=DECIDABLE).values_list("pk", flat=True)
+    assert gold_recompute(item_ids=list(decidable)) == totals
+    assert snapshot(project) == set_based
+
+
+def _judgments_by_item(project):
+    out = {}
+    for judgment in Judgment.objects.filter(project=project).order_by("pk"):
+        out.setdefault(judgment.item_id, []).append(judgment)
+    return out
