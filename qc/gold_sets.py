@@ -74,9 +74,14 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
     the judgments' tokens. A token is the judgment's round and the hashes of its value and flags
     (jsonb_hash_extended, 64 bits each): turning 500,000 values and flag sets into text cost more than
     the rest of the query. These hashes tell apart a project's distinct values and flag sets (a few
-    hundred for csqa), where a collision is as unlikely as an md5 one; the representative's case is then
-    read whole (see _representatives). Who judged is left out (see TaskType.gold_payload_keys): items
-    judged alike by other people share a key, as they share a gold_memo_key.
+    hundred for csqa), where a chance collision is as unlikely as an md5 one; the representative's case is
+    then read whole (see _representatives). One limit, measured against exactness: jsonb's hash follows
+    keys and scalars, not brackets, so [[1], 2] and [1, [2]] hash alike. Values and flags reach the table
+    through the task type's normalize_judgment (and its importers), which give every judgment the same
+    shape, so two of them differ in a scalar, never in nesting alone. Grouping them exactly (jsonb
+    equality, a number per distinct pair) cost 2 more CPU-seconds at 500,000 judgments.
+    Who judged is left out (see TaskType.gold_payload_keys): items judged alike by other people share a
+    key, as they share a gold_memo_key.
     """
     item_t, version_t = Item._meta.db_table, ItemVersion._meta.db_table
     users = list(context.ranks)
