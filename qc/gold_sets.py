@@ -3,8 +3,8 @@
 For task types that declare `gold_payload_keys` (gold_decide reads only those payload keys, never a
 judgment's id nor who judged), the database builds every item's case key - the keys' values, the item's
 round, and its judgments' (round, value, flags) in the project's annotator order - in one grouped query.
-Python fetches one representative of each distinct key (about 13,000 among 100,000 csqa items), lets the
-task type decide it, and COPYs the outcomes back; joined statements then write only what changed: the
+Python fetches one representative of each distinct key (about 13,000 among 100,000 multiple-choice
+items), lets the task type decide it, and COPYs the outcomes back; joined statements then write only what changed: the
 decisions whose saved fields differ, the new ones, and the statuses that move. The per-item path
 (qc.gold) decided the same items one by one: 27.8 s at 100,000 items with 500,000 judgments. Results
 are the same rows, the same statuses and the same totals (a decision that does not change keeps its
@@ -69,17 +69,17 @@ def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tu
 def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], decidable: tuple[str, ...]) -> None:
     """gold_case: each decidable item's status, round, judgment ids in annotator order and case key.
 
-    The key (key, key2) is two 64-bit hashes (hashtextextended, two seeds: 128 bits, as many as an md5
-    has, for a third of md5's cost per row) of the round, the payload's type and keys (as JSON text) and
-    the judgments' tokens. A token is the judgment's round and the hashes of its value and flags
-    (jsonb_hash_extended, 64 bits each): turning 500,000 values and flag sets into text cost more than
-    the rest of the query. These hashes tell apart a project's distinct values and flag sets (a few
-    hundred for csqa), where a chance collision is as unlikely as an md5 one; the representative's case is
-    then read whole (see _representatives). One limit, measured against exactness: jsonb's hash follows
-    keys and scalars, not brackets, so [[1], 2] and [1, [2]] hash alike. Values and flags reach the table
-    through the task type's normalize_judgment (and its importers), which give every judgment the same
-    shape, so two of them differ in a scalar, never in nesting alone. Grouping them exactly (jsonb
-    equality, a number per distinct pair) cost 2 more CPU-seconds at 500,000 judgments.
+    The key (key, key2) is two 64-bit hashes (hashtextextended, two seeds: 128 bits, as many as an md5 has,
+    for a third of md5's cost per row) of the round, the payload's type and keys (as JSON text) and the
+    judgments' tokens. A token is the judgment's round and the hashes of its value and flags
+    (jsonb_hash_extended, 64 bits each): turning 500,000 values and flag sets into text cost more than the
+    rest of the query. These hashes tell apart a project's distinct values and flag sets (a few hundred in a
+    multiple-choice project), where a chance collision is as unlikely as an md5 one; the representative's
+    case is then read whole (see _representatives). One limit, measured against exactness: jsonb's hash
+    follows keys and scalars, not brackets, so [[1], 2] and [1, [2]] hash alike. Values and flags reach the
+    table through the task type's normalize_judgment (and its importers), which give every judgment the same
+    shape, so two of them differ in a scalar, never in nesting alone. Grouping them exactly (jsonb equality,
+    a number per distinct pair) cost 2 more CPU-seconds at 500,000 judgments.
     Who judged is left out (see TaskType.gold_payload_keys): items judged alike by other people share a
     key, as they share a gold_memo_key.
     """
