@@ -9,6 +9,7 @@ task type's agreement_key and agreement_domain) for very large projects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -24,13 +25,21 @@ from qc.reports.columns import columns_apply, report_columns
 from qc.reports.rows import report_rows
 
 
-def report_sections(*, project: Project) -> dict[str, Any]:
+def report_sections(*, project: Project, stage: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The task type's sections for the project (JSON-serialisable): from numpy columns where the task
-    type reads them (qc.reports.columns), else from its plain rows."""
+    type reads them (qc.reports.columns), else from its plain rows. `stage` is told what is under way
+    (the background build shows it)."""
+    stage = stage or (lambda _name: None)
     task_type = get_task_type(project.task_type)
     if columns_apply(project):
-        return task_type.report_sections_from_columns(report_columns(project=project))
-    return task_type.report_sections(report_rows(project=project))
+        stage("reading columns")
+        columns = report_columns(project=project)
+        stage("computing sections")
+        return task_type.report_sections_from_columns(columns)
+    stage("reading rows")
+    rows = report_rows(project=project)
+    stage("computing sections")
+    return task_type.report_sections(rows)
 
 
 def task_type_report(*, project: Project) -> dict[str, Any]:

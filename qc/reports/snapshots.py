@@ -22,11 +22,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from annotation.models import Judgment, Project
-from annotation.task_types import get_task_type
 from qc.models import ReportSnapshot
-from qc.reports.columns import columns_apply, report_columns
+from qc.reports import report_sections
 from qc.reports.languages import language_breakdown
-from qc.reports.rows import report_rows
 
 # A build whose worker died leaves building_since set: after this long another request takes over.
 BUILD_STALE = timedelta(minutes=15)
@@ -90,25 +88,14 @@ def _stage(project_id: int, stage: str) -> None:
 
 
 def report_snapshot_build(*, project_id: int) -> ReportSnapshot:
-    """Build the project's report from its rows and save it as the snapshot (stages saved as it goes)."""
+    """Build the project's report (qc.reports.report_sections) and save it as the snapshot, stages saved as
+    it goes."""
     project = Project.objects.get(pk=project_id)
     started = time.perf_counter()
     ReportSnapshot.objects.get_or_create(project=project)
     judgments = _judgments(project)
     try:
-        task_type = get_task_type(project.task_type)
-        if columns_apply(project):
-            _stage(project_id, "reading columns")
-            columns = report_columns(project=project)
-            _stage(project_id, "computing sections")
-            sections = task_type.report_sections_from_columns(columns)
-            del columns
-        else:
-            _stage(project_id, "reading rows")
-            rows = report_rows(project=project)
-            _stage(project_id, "computing sections")
-            sections = task_type.report_sections(rows)
-            del rows
+        sections = report_sections(project=project, stage=lambda name: _stage(project_id, name))
         languages = [asdict(row) for row in language_breakdown(project=project)]
         _stage(project_id, "saving")
     except Exception as error:

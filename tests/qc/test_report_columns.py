@@ -107,7 +107,6 @@ def test_the_engine_and_the_snapshot_read_columns_not_rows(monkeypatch):
         raise AssertionError("the row path was read")
 
     monkeypatch.setattr("qc.reports.report_rows", no_rows)
-    monkeypatch.setattr("qc.reports.snapshots.report_rows", no_rows)
 
     assert report_sections(project=project) == expected
     assert task_type_report(project=project) == {"project": "rcol", **expected}
