@@ -146,7 +146,7 @@ def main() -> None:
         procs = start_workers(args.workers, threads=args.threads, logs=logs)
         wait_ready(args.workers)
         log(f"{args.workers} workers ready; {predictions} predictions, limit {LIMIT}, {DELAY_MS} ms replies")
-        cpu_before = (cpu_seconds([server.proc.pid]), cpu_seconds([p.pid for p in procs]))
+        cpu_before = (cpu_seconds([server.proc.pid]), [cpu_seconds([p.pid]) for p in procs])
         started = time.perf_counter()
         run = run_create(kind="benchmark", endpoints=[endpoint], project=project, parameters={"templates": TEMPLATES})
         last_log = 0.0
@@ -159,7 +159,7 @@ def main() -> None:
                 last_log = time.perf_counter()
             time.sleep(0.02)
         wall = time.perf_counter() - started
-        cpu_after = (cpu_seconds([server.proc.pid]), cpu_seconds([p.pid for p in procs]))
+        cpu_after = (cpu_seconds([server.proc.pid]), [cpu_seconds([p.pid]) for p in procs])
         stats = server.stats()
         stored = Prediction.objects.filter(run=run).count()
         if (run.status, run.calls_done, stored) != ("done", predictions, predictions):
@@ -189,7 +189,9 @@ def main() -> None:
             "plan_seconds": round((run.planned_at - run.started_at).total_seconds(), 2),
             "requests": stats["chat"],
             "server_cpu_seconds": round(cpu_after[0] - cpu_before[0], 2),
-            "workers_cpu_seconds": round(cpu_after[1] - cpu_before[1], 2),
+            "workers_cpu_seconds": round(sum(cpu_after[1]) - sum(cpu_before[1]), 2),
+            # Each worker's share: one busy worker and one idle one means the slots were not shared.
+            "workers_cpu_seconds_each": [round(a - b, 2) for a, b in zip(cpu_after[1], cpu_before[1], strict=True)],
             "leaderboard_ms": round(statistics.median(timings), 1),
             "leaderboard_first_ms": round(timings[0], 1),
             "report_accuracy": report["accuracy"],

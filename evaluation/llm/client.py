@@ -7,8 +7,9 @@
   (httpx's own timeouts are per read, so a slow stream could otherwise last forever).
 - Errors are classified: `retryable` for timeouts, connection errors, 408/409/429 (Retry-After kept)
   and 5xx; terminal for 3xx, other 4xx, a reply that is not JSON and a missing API key.
-- One `openai.OpenAI` per endpoint configuration and process, shared by threads (httpx is
-  thread-safe) so connections are kept alive; its base URL is checked again every REVALIDATE seconds.
+- One `openai.OpenAI` per endpoint configuration and thread (see "clients" below), so connections are
+  kept alive and no request waits on another thread's pool lock; its base URL is checked again every
+  REVALIDATE seconds.
 - Likelihood scoring (`score_continuation`, `supports_likelihood`): the log-probabilities a model gives
   a continuation after a context, from the completions API with `echo` and `logprobs`.
 """
@@ -154,11 +155,18 @@ class _DeadlineTransport(httpx2.HTTPTransport):
         return response
 
 
-# --- clients, one per configuration and process ----------------------------------------------------
+# --- clients, one per configuration and thread -----------------------------------------------------
+#
+# Each thread has its own client (and so its own connection pool of one kept-alive connection). One
+# client shared by a drainer's 32 threads made every request queue twice on its pool's lock (taking a
+# connection, giving it back), and the pool matches requests to connections in Python while holding
+# it: under the interpreter lock that convoy was the largest part of a request's time in the client
+# (py-spy on bench/benchmark_runs.py: half of the samples in httpcore's pool). The SSL context (the
+# costly part of building a client, ~30 ms) is built once per process and shared.
 
-_clients: dict[tuple, tuple[openai.OpenAI, float]] = {}
-_clients_lock = threading.Lock()
-_client_build_lock = threading.Lock()
+_local = threading.local()
+_ssl_lock = threading.Lock()
+_ssl_context: Any = None
 
 
 def _api_key(config: EndpointConfig) -> str:
@@ -174,43 +182,62 @@ def _api_key(config: EndpointConfig) -> str:
     return key
 
 
+def _shared_ssl_context() -> Any:
+    global _ssl_context
+    with _ssl_lock:
+        if _ssl_context is None:
+            _ssl_context = httpx2.create_ssl_context()
+        return _ssl_context
+
+
+def _thread_clients() -> dict[tuple, tuple[openai.OpenAI, float]]:
+    clients = getattr(_local, "clients", None)
+    if clients is None:
+        clients = _local.clients = {}
+    return clients
+
+
 def _client(config: EndpointConfig) -> openai.OpenAI:
     key = _api_key(config)
     cache_key = (config, key)
+    clients = _thread_clients()
     now = time.monotonic()
-    with _clients_lock:
-        cached = _clients.get(cache_key)
-        if cached and now - cached[1] < REVALIDATE_SECONDS:
-            return cached[0]
-    # One thread builds the client while the others wait for it: a run's 32 threads starting at once
-    # each built their own (an SSL context apiece, ~1 s of CPU per worker) before the cache had one.
-    with _client_build_lock:
-        cached = _clients.get(cache_key)
-        if cached and time.monotonic() - cached[1] < REVALIDATE_SECONDS:
-            return cached[0]
-        return _client_build(config, key, cache_key, now)
+    cached = clients.get(cache_key)
+    if cached and now - cached[1] < REVALIDATE_SECONDS:
+        return cached[0]
+    if cached:
+        cached[0].close()  # this thread's own, and it has no request in flight: its base URL is checked again
+        del clients[cache_key]
+    client = _client_build(config, key)
+    clients[cache_key] = (client, now)
+    return client
 
 
-def _client_build(config: EndpointConfig, key: str, cache_key: tuple, now: float) -> openai.OpenAI:
+def close_thread_clients() -> None:
+    """Close this thread's clients and their connections (a pool thread that is about to end)."""
+    clients = _thread_clients()
+    for client, _built in clients.values():
+        client.close()
+    clients.clear()
+
+
+def _client_build(config: EndpointConfig, key: str) -> openai.OpenAI:
     try:
         base_url = validate_base_url(config.base_url, is_local=config.is_local)
     except BaseUrlRefused as exc:
         raise LLMError(f"Base URL refused: {exc}", kind="config", retryable=False) from exc
     timeout = httpx2.Timeout(config.timeout_seconds, connect=min(config.timeout_seconds, 10.0))
-    pool = max(config.max_concurrency, 4)
     http = httpx2.Client(
         timeout=timeout,
         follow_redirects=False,
         transport=_DeadlineTransport(
             total_seconds=config.timeout_seconds,
-            limits=httpx2.Limits(max_connections=pool, max_keepalive_connections=pool),
+            verify=_shared_ssl_context(),
+            # One request at a time per thread; a second connection only if the first was closed under it.
+            limits=httpx2.Limits(max_connections=2, max_keepalive_connections=1),
         ),
     )
-    client = openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0, http_client=http)
-    with _clients_lock:
-        # A replaced client may still serve another thread's request; it is collected once unused.
-        _clients[cache_key] = (client, now)
-    return client
+    return openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0, http_client=http)
 
 
 # --- error classification --------------------------------------------------------------------------

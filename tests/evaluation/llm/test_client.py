@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
 
+from evaluation.llm import client as llm
 from evaluation.llm.client import EndpointConfig, LLMError, chat, embed
 
 USER = [{"role": "user", "content": "Apa ibu kota Jawa Barat?"}]
@@ -118,3 +120,30 @@ def test_a_loopback_url_without_the_local_tick_is_refused_before_any_request(llm
 
     assert caught.value.kind == "config"
     assert llm_server.stats()["requests"] == 0
+
+
+def test_each_thread_keeps_its_own_client_and_closes_it_when_done(llm_server, config):
+    """A client per thread (no request waits on another thread's pool lock), reused by that thread's
+    next request and closed, with its connection, by close_thread_clients."""
+    seen: dict[str, list] = {}
+
+    def work(name: str) -> None:
+        first = llm._client(config)
+        chat(endpoint=config, messages=[{"role": "user", "content": name}])
+        second = llm._client(config)
+        llm.close_thread_clients()
+        seen[name] = [first, second, first.is_closed(), llm._client(config)]
+        llm.close_thread_clients()
+
+    threads = [threading.Thread(target=work, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    a, b = seen["a"], seen["b"]
+    assert a[0] is a[1] and b[0] is b[1]  # one client per thread, kept between requests
+    assert a[0] is not b[0]
+    assert a[2] is True and b[2] is True  # closed by close_thread_clients
+    assert a[3] is not a[0]  # the next request builds a new one
+    assert llm_server.stats()["by_prompt"] == {"a": 1, "b": 1}
