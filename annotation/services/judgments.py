@@ -45,7 +45,10 @@ def judgment_record(
     if assignment.status == Assignment.Status.CANCELLED:
         raise IllegalTransition(gettext("This assignment was cancelled; open your queue for the next one."))
     # The item's row lock also makes the next round's plan happen once (see judging_plan_item_round).
-    item = Item.objects.select_for_update().get(pk=assignment.target_item_id)
+    # With its current version: the gold recompute below decides on its payload (and needs no second read).
+    item = (
+        Item.objects.select_for_update(of=("self",)).select_related("current_version").get(pk=assignment.target_item_id)
+    )
     if only_unused and (refusal := _change_refusal(assignment, item)):
         raise IllegalTransition(refusal)
     if item.author_id is not None and item.author_id == user.pk:
@@ -93,9 +96,9 @@ def judgment_record(
         assignment.save(update_fields=["status", "completed_at", "lease_expires_at"])
 
     # qc depends on annotation, not the reverse at import time (same as project_create).
-    from qc.gold import gold_recompute_outcomes
+    from qc.gold import gold_recompute_locked_item
 
-    next_round = gold_recompute_outcomes(item_ids=[item.pk]).next_rounds.get(item.pk)
+    next_round = gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
     if next_round is not None and next_round <= len(rule.per_round):
         judging_plan_item_round(item=item, rule=rule, round_=next_round)
     return judgment
