@@ -77,6 +77,17 @@ def test_resubmitting_updates_the_same_judgment(planned):
     assert list(Judgment.objects.filter(item=item).values_list("value", "flags", "comment")) == [
         ({"answer": "D"}, {"uncertain": False, "question_ambiguous": True, "option_ambiguous": CLEAR}, "")
     ]
+    # The record returned is the row saved: first saved when first answered, updated now.
+    stored = Judgment.objects.get(pk=first.pk)
+    assert (
+        (second.created_at, second.updated_at)
+        == (first.created_at, stored.updated_at)
+        == (
+            stored.created_at,
+            stored.updated_at,
+        )
+    )
+    assert second.updated_at > first.updated_at
 
 
 def test_all_five_answers_decide_the_item(planned):
