@@ -232,6 +232,8 @@ def _claim_in_transaction(*, project: Project, user: AbstractBaseUser, kind: str
 # for a few milliseconds), so SKIP LOCKED still finds a free one among them; an empty queue costs no
 # second read.
 CLAIM_CANDIDATES = 64
+# Statements per claim at most: another one only when every candidate was taken meanwhile.
+CLAIM_ATTEMPTS = 3
 
 
 def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) -> Assignment | None:
@@ -250,7 +252,6 @@ def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) 
     table = quote(Assignment._meta.db_table)
     fields = [f.attname for f in Assignment._meta.concrete_fields]
     columns = ", ".join(f"a.{quote(Assignment._meta.get_field(f).column)}" for f in fields)
-    now = timezone.now()
     active, pending = Assignment.Status.ACTIVE.value, Assignment.Status.PENDING.value
     mine = "a.project_id = %(project)s AND a.user_id = %(user)s AND a.kind = %(kind)s"
     first = f"ORDER BY a.position, a.id LIMIT {CLAIM_CANDIDATES}"
@@ -274,20 +275,30 @@ def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) 
         f"claimed AS (UPDATE {table} a SET status = %(active)s, lease_expires_at = %(lease)s, "
         f"started_at = COALESCE(a.started_at, %(now)s) FROM picked WHERE a.id = picked.id RETURNING {columns}) "
     )
-    sql += "SELECT * FROM open UNION ALL SELECT * FROM claimed" if resume else "SELECT * FROM claimed"
-    params = {
-        "project": project_id,
-        "user": user_id,
-        "kind": kind,
-        "now": now,
-        "lease": _lease_deadline(),
-        "active": active,
-        "pending": pending,
-    }
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else Assignment.from_db(connection.alias, fields, row)
+    # Always one row: the assignment (or NULLs), and whether there were candidates at all.
+    found = "SELECT * FROM open UNION ALL SELECT * FROM claimed" if resume else "SELECT * FROM claimed"
+    sql += f"SELECT c.*, EXISTS (SELECT 1 FROM candidate) FROM (SELECT 1) one LEFT JOIN ({found}) c ON true"
+    for _ in range(CLAIM_ATTEMPTS):
+        now = timezone.now()
+        params = {
+            "project": project_id,
+            "user": user_id,
+            "kind": kind,
+            "now": now,
+            "lease": _lease_deadline(),
+            "active": active,
+            "pending": pending,
+        }
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            *row, had_candidates = cursor.fetchone()
+        if row[0] is not None:
+            return Assignment.from_db(connection.alias, fields, row)
+        if not had_candidates:
+            return None
+        # Every candidate was taken by other claims since the statement's snapshot (a burst of tabs
+        # claiming at once, faster than one statement): the next statement reads the queue afresh.
+    return None
 
 
 def assignment_renew_lease(*, assignment: Assignment) -> None:
