@@ -95,19 +95,23 @@ def _status_reason(status: str, outcome: str, reason: str) -> str:
 
 def _contexts(project_ids: set[int]) -> dict[int, _ProjectContext]:
     annotators = project_annotators(project_ids=project_ids)
-    out = {}
-    for project in Project.objects.filter(pk__in=project_ids).only("pk", "task_type", "settings"):
-        task_type = get_task_type(project.task_type)
-        task_settings = project_settings(project)
-        rule = task_type.judging_rule(task_settings)
-        out[project.pk] = _ProjectContext(
-            task_type=task_type,
-            settings=task_settings,
-            kind=rule.kind if rule is not None else None,
-            ranks=annotator_ranks(annotators.get(project.pk, [])),
-            memo=GoldMemo(task_type),
-        )
-    return out
+    return {
+        project.pk: _context(project, annotators.get(project.pk, []))
+        for project in Project.objects.filter(pk__in=project_ids).only("pk", "task_type", "settings")
+    }
+
+
+def _context(project: Project, annotators: list) -> _ProjectContext:
+    task_type = get_task_type(project.task_type)
+    task_settings = project_settings(project)
+    rule = task_type.judging_rule(task_settings)
+    return _ProjectContext(
+        task_type=task_type,
+        settings=task_settings,
+        kind=rule.kind if rule is not None else None,
+        ranks=annotator_ranks(annotators),
+        memo=GoldMemo(task_type),
+    )
 
 
 @transaction.atomic
@@ -122,6 +126,24 @@ def gold_recompute_outcomes(*, item_ids: Iterable[int], batch_size: int = 2000) 
     with fewer_gc_passes():
         for batch in batched(sorted(set(item_ids)), batch_size):
             _recompute_batch(batch, context, result)
+    result.totals = dict(result.totals)
+    return result
+
+
+def gold_recompute_locked_item(*, item: Item, project: Project) -> GoldRecompute:
+    """gold_recompute_outcomes of one item for a caller whose transaction already holds the item's row lock
+    (judgment_record): the item's row as loaded (with its current version), the project as loaded.
+
+    Spares the per-judgment path a savepoint, a second read and lock of the item and a read of the
+    project; the item must be decidable (DECIDABLE), as judgment_record has checked.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("gold_recompute_locked_item needs the caller's transaction holding the item's lock.")
+    result = GoldRecompute(totals=defaultdict(int))
+    context = {project.pk: _context(project, project_annotators(project_ids=[project.pk]).get(project.pk, []))}
+    payload = item.current_version.payload if item.current_version_id else {}
+    row = (item.pk, item.project_id, item.status, item.status_reason, item.judging_round, payload)
+    _decide_and_save([row], context, result)
     result.totals = dict(result.totals)
     return result
 
@@ -146,6 +168,12 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
     missing = {project_id for _, project_id, *_ in items} - set(context)
     if missing:
         context.update(_contexts(missing))
+    _decide_and_save(items, context, result)
+
+
+def _decide_and_save(items: list[tuple], context: dict[int, _ProjectContext], result: GoldRecompute) -> None:
+    """items: (pk, project_id, status, status_reason, judging_round, payload as JSON text or a dict), each
+    locked by this transaction; every project's context is in `context`."""
     by_item: dict[int, list[tuple]] = defaultdict(list)
     # Values and flags as text, decoded once per distinct text: 500,000 judgments hold few of them.
     for jid, item_id, user_id, kind, round_, value, flags in (
@@ -170,9 +198,9 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
             JudgmentRow(jid, user_id, round_, _decoded(value), _decoded(flags))
             for jid, user_id, _, round_, value, flags in rows
         )
-        outcome = ctx.memo.decide(
-            GoldCase(json.loads(payload) if payload else {}, judgments, ctx.settings, judging_round)
-        )
+        if isinstance(payload, str):
+            payload = json.loads(payload)
+        outcome = ctx.memo.decide(GoldCase(payload or {}, judgments, ctx.settings, judging_round))
         result.totals[outcome.outcome] += 1
         if outcome.next_round is not None and judging_round < outcome.next_round:
             result.next_rounds[item_id] = outcome.next_round
@@ -193,13 +221,14 @@ def _recompute_batch(batch: tuple[int, ...], context: dict[int, _ProjectContext]
             move = moves[move_key] = (new_status, _status_reason(new_status, outcome.outcome, outcome.reason))
         if move != (status, status_reason):
             status_changes[move].append(item_id)
-    _save_decisions(decisions)
+    overridden = _save_decisions(decisions)
     now = timezone.now()
     for (new_status, new_reason), ids in status_changes.items():
         Item.objects.filter(pk__in=ids_in(ids)).update(status=new_status, status_reason=new_reason, updated_at=now)
     # An admin's override outlives the recompute: its outcome goes back on the decision and the item.
-    for item_id in overrides_reapply(item_ids=[i[0] for i in items]):
-        result.next_rounds.pop(item_id, None)
+    if overridden is None or overridden:
+        for item_id in overrides_reapply(item_ids=[i[0] for i in items] if overridden is None else overridden):
+            result.next_rounds.pop(item_id, None)
 
 
 class _Decision(NamedTuple):
@@ -212,17 +241,45 @@ class _Decision(NamedTuple):
     judgment_ids: list[int]
 
 
-def _save_decisions(decisions: list[_Decision]) -> None:
-    """Insert or update one GoldDecision per item (item is unique)."""
-    if connection.vendor == "postgresql" and len(decisions) >= COPY_FROM:
+def _save_decisions(decisions: list[_Decision]) -> list[int] | None:
+    """Insert or update one GoldDecision per item (item is unique). Returns the items whose decision has an
+    override in force, when the save tells (None: not known, look)."""
+    if connection.vendor != "postgresql":
+        GoldDecision.objects.bulk_create(
+            [GoldDecision(**d._asdict()) for d in decisions],
+            update_conflicts=True,
+            unique_fields=["item"],
+            update_fields=list(_SAVED_FIELDS),
+        )
+        return None
+    if len(decisions) >= COPY_FROM:
         _save_by_copy(decisions)
-        return
-    GoldDecision.objects.bulk_create(
-        [GoldDecision(**d._asdict()) for d in decisions],
-        update_conflicts=True,
-        unique_fields=["item"],
-        update_fields=list(_SAVED_FIELDS),
-    )
+        return None
+    return _save_by_upsert(decisions)
+
+
+def _save_by_upsert(decisions: list[_Decision]) -> list[int]:
+    """bulk_create's upsert written out, to return each saved row's override: the per-judgment recompute
+    then needs no read of the overrides when none is in force (nearly always). The row's override is
+    current: the decision row is locked by the upsert, and overrides are set under the item's lock,
+    which this transaction holds (_recompute_batch, judgment_record)."""
+    meta = GoldDecision._meta
+    quote = connection.ops.quote_name
+    columns = [quote(meta.get_field(f).column) for f in ("item", *_SAVED_FIELDS)]
+    now = timezone.now()
+    row = "(%s, %s, %s, %s, %s::jsonb, %s::jsonb, %s)"
+    params: list[Any] = []
+    for d in decisions:
+        params += [d.item_id, d.policy, d.outcome, d.reason, json.dumps(d.details), json.dumps(d.judgment_ids), now]
+    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in columns[1:])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES {', '.join([row] * len(decisions))} "
+            f"ON CONFLICT ({columns[0]}) DO UPDATE SET {updates} "
+            f"RETURNING {columns[0]}, {quote(meta.get_field('override').column)}",
+            params,
+        )
+        return sorted(item_id for item_id, override_id in cursor.fetchall() if override_id is not None)
 
 
 def _save_by_copy(decisions: list[_Decision]) -> None:

@@ -7,11 +7,13 @@ judge_item/judge_view keep of the payload (e.g. a question and its options), not
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count, JSONField, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import JSONObject
 from django.http import Http404
 
 from annotation.annotators import project_annotators
@@ -37,22 +39,26 @@ def judge_assignment_for_user(*, project: Project, user: AbstractBaseUser, assig
     return assignment
 
 
+# What judge_item_for reads of the item, in the order _judge_item takes them.
+_JUDGE_ITEM_FIELDS = (
+    "pk",
+    "author_id",
+    "concept__category__name",
+    "current_version__payload",
+    "concept__data",
+    "project__plan_seed",
+)
+
+
 def judge_item_for(*, assignment: Assignment, user: AbstractBaseUser, task_type_name: str) -> Any:
     """What the judge is shown (the task type's judge_item): never the author, their answer or others'."""
-    row = (
-        Item.objects.filter(pk=assignment.target_item_id)
-        .values_list(
-            "pk",
-            "author_id",
-            "concept__category__name",
-            "current_version__payload",
-            "concept__data",
-            "project__plan_seed",
-        )
-        .first()
-    )
+    row = Item.objects.filter(pk=assignment.target_item_id).values_list(*_JUDGE_ITEM_FIELDS).first()
     if row is None:
         raise Http404("No such item.")
+    return _judge_item(row, user=user, task_type_name=task_type_name)
+
+
+def _judge_item(row: tuple, *, user: AbstractBaseUser, task_type_name: str) -> Any:
     item_id, author_id, category, payload, unit_data, seed = row
     return get_task_type(task_type_name).judge_item_for_judge(
         judge_id=user.pk,
@@ -70,8 +76,58 @@ def own_judgment(*, item_id: int, user: AbstractBaseUser, kind: str, task_type_n
     row = (
         Judgment.objects.filter(item_id=item_id, user=user, kind=kind).values_list("value", "flags", "comment").first()
     )
+    return _own_judgment(row, task_type_name=task_type_name)
+
+
+def _own_judgment(row: tuple | None, *, task_type_name: str) -> Any:
     previous = None if row is None else JudgmentInput(value=row[0] or {}, flags=row[1] or {}, comment=row[2] or "")
     return get_task_type(task_type_name).own_judgment(previous)
+
+
+@dataclass(frozen=True)
+class JudgeTask:
+    item: Any  # judge_item_for
+    own: Any  # own_judgment
+    done: int  # answer_progress
+    total: int
+
+
+def judge_task_for(*, project: Project, assignment: Assignment, user: AbstractBaseUser, kind: str) -> JudgeTask:
+    """judge_item_for, own_judgment and answer_progress of one judge assignment, in one query on PostgreSQL
+    (the judgment and the tallies as subqueries of the item's row): the judging API's next and its
+    GET paid three round trips for them."""
+    own = Judgment.objects.filter(item_id=OuterRef("pk"), user_id=user.pk, kind=kind).values(
+        own=JSONObject(value="value", flags="flags", comment="comment")
+    )[:1]
+    reads: dict[str, Any] = {"own": Subquery(own, output_field=JSONField())}
+    tallies = connection.vendor == "postgresql"
+    if tallies:
+        tally = AssignmentTally.objects.filter(project=project, user_id=user.pk, kind=kind)
+        reads["done"] = Subquery(tally.filter(status=Assignment.Status.DONE).values("n")[:1])
+        reads["total"] = Subquery(
+            tally.exclude(status=Assignment.Status.CANCELLED)
+            .order_by()
+            .values("user_id")
+            .annotate(total=Sum("n"))
+            .values("total")[:1]
+        )
+    row = (
+        Item.objects.filter(pk=assignment.target_item_id)
+        .annotate(**reads)
+        .values_list(*_JUDGE_ITEM_FIELDS, *reads)
+        .first()
+    )
+    if row is None:
+        raise Http404("No such item.")
+    task_type_name = project.task_type
+    item = _judge_item(row[:6], user=user, task_type_name=task_type_name)
+    stored = row[6]
+    own_row = None if stored is None else (stored.get("value"), stored.get("flags"), stored.get("comment"))
+    if tallies:
+        done, total = row[7] or 0, row[8] or 0
+    else:
+        done, total = answer_progress(project=project, user=user, kind=kind)
+    return JudgeTask(item=item, own=_own_judgment(own_row, task_type_name=task_type_name), done=done, total=total)
 
 
 def own_judgment_of(*, judgment: Judgment, user: AbstractBaseUser, task_type_name: str) -> Any:

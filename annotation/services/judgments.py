@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -45,7 +45,10 @@ def judgment_record(
     if assignment.status == Assignment.Status.CANCELLED:
         raise IllegalTransition(gettext("This assignment was cancelled; open your queue for the next one."))
     # The item's row lock also makes the next round's plan happen once (see judging_plan_item_round).
-    item = Item.objects.select_for_update().get(pk=assignment.target_item_id)
+    # With its current version: the gold recompute below decides on its payload (and needs no second read).
+    item = (
+        Item.objects.select_for_update(of=("self",)).select_related("current_version").get(pk=assignment.target_item_id)
+    )
     if only_unused and (refusal := _change_refusal(assignment, item)):
         raise IllegalTransition(refusal)
     if item.author_id is not None and item.author_id == user.pk:
@@ -74,17 +77,19 @@ def judgment_record(
         )
     limits.check_text(clean.comment, field="comment", max_length=limits.COMMENT)
 
-    judgment = Judgment.objects.filter(item=item, user=user, kind=rule.kind).first()
-    if judgment is None:
-        judgment = Judgment(
-            project_id=item.project_id, item=item, user=user, item_author_id=item.author_id, kind=rule.kind
-        )
-    judgment.assignment = assignment
-    judgment.round = assignment.round
-    judgment.value = clean.value
-    judgment.flags = clean.flags
-    judgment.comment = clean.comment
-    judgment.save()
+    judgment = Judgment(
+        project_id=item.project_id,
+        item=item,
+        user=user,
+        item_author_id=item.author_id,
+        kind=rule.kind,
+        assignment=assignment,
+        round=assignment.round,
+        value=clean.value,
+        flags=clean.flags,
+        comment=clean.comment,
+    )
+    _judgment_save(judgment)
 
     if assignment.status != Assignment.Status.DONE:
         assignment.status = Assignment.Status.DONE
@@ -93,12 +98,53 @@ def judgment_record(
         assignment.save(update_fields=["status", "completed_at", "lease_expires_at"])
 
     # qc depends on annotation, not the reverse at import time (same as project_create).
-    from qc.gold import gold_recompute_outcomes
+    from qc.gold import gold_recompute_locked_item
 
-    next_round = gold_recompute_outcomes(item_ids=[item.pk]).next_rounds.get(item.pk)
+    next_round = gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
     if next_round is not None and next_round <= len(rule.per_round):
         judging_plan_item_round(item=item, rule=rule, round_=next_round)
     return judgment
+
+
+# What a second save of the same (item, user, kind) changes; the rest stays as first saved.
+_RESAVED = ("assignment", "round", "value", "flags", "comment", "updated_at")
+
+
+def _judgment_save(judgment: Judgment) -> None:
+    """Insert the judgment, or update the user's earlier one of the item (unique item, user, kind).
+
+    On PostgreSQL one upsert returning the row's id and first save time, where reading the earlier one
+    and then saving took two round trips on every submit."""
+    if connection.vendor != "postgresql":
+        earlier = (
+            Judgment.objects.filter(item_id=judgment.item_id, user_id=judgment.user_id, kind=judgment.kind)
+            .values_list("pk", "created_at")
+            .first()
+        )
+        if earlier is not None:
+            judgment.pk, judgment.created_at = earlier
+            judgment._state.adding = False
+            judgment.save(update_fields=_RESAVED)
+        else:
+            judgment.save()
+        return
+    meta = Judgment._meta
+    quote = connection.ops.quote_name
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(judgment, add=True), connection) for f in fields]
+    columns = [quote(f.column) for f in fields]
+    resaved = [quote(meta.get_field(f).column) for f in _RESAVED]
+    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in resaved)
+    unique = ", ".join(quote(meta.get_field(f).column) for f in ("item", "user", "kind"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(values))}) "
+            f"ON CONFLICT ({unique}) DO UPDATE SET {updates} RETURNING {quote(meta.pk.column)}, "
+            f"{quote(meta.get_field('created_at').column)}",
+            values,
+        )
+        judgment.pk, judgment.created_at = cursor.fetchone()
+    judgment._state.adding = False
 
 
 def _change_refusal(assignment: Assignment, item: Item) -> str:

@@ -20,7 +20,7 @@ from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
 from annotation.forms.work import SkipForm
 from annotation.models import Assignment, Membership
-from annotation.selectors import assignment_current, membership_for
+from annotation.selectors import membership_for
 from annotation.selectors.judgments import (
     answer_progress,
     crossanswer_overview,
@@ -29,7 +29,7 @@ from annotation.selectors.judgments import (
     own_judgment,
 )
 from annotation.selectors.undo import answer_change_refusal, last_answered
-from annotation.services.assignments import assignment_claim_next
+from annotation.services.assignments import assignment_resume_or_claim
 from annotation.services.judging import judging_plan
 from annotation.services.undo import judgment_change
 from annotation.task_types import get_task_type, project_settings
@@ -94,9 +94,7 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
     if (refused := gate_response(request, membership)) is not None:
         return refused
     project = membership.project
-    assignment = assignment_current(project=project, user=request.user, kind=rule.kind) or assignment_claim_next(
-        project=project, user=request.user, kind=rule.kind
-    )
+    assignment = assignment_resume_or_claim(project=project, user=request.user, kind=rule.kind)
     if assignment is not None:
         return redirect(routes["item"], slug=slug, assignment_id=assignment.pk)
     done, total = answer_progress(project=project, user=request.user, kind=rule.kind)

@@ -13,15 +13,15 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 User = get_user_model()
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 ANNOTATORS = 4
-# Session, user, membership, claim (SELECT ... FOR UPDATE SKIP LOCKED + UPDATE in BEGIN/COMMIT), the
+# Session, user, membership, the claim (one UPDATE ... RETURNING statement, no BEGIN/COMMIT), the
 # assignment read back for the response.
-NEXT_QUERIES = 8
+NEXT_QUERIES = 5
 # Session, user, membership, assignment; in one transaction: lock assignment and item, insert item and
 # version, point the item at it, freeze the version, mark item and assignment; then the item's detail
 # with its versions and reviews for the response.
 SUBMIT_QUERIES = 19  # 17 + the project's languages (the new item's language) + the autosaved draft dropped
 # Session, user, membership, the claim that finds nothing.
-EMPTY_QUEUE_QUERIES = 6
+EMPTY_QUEUE_QUERIES = 4
 
 
 def _annotator(username: str):

@@ -15,8 +15,13 @@ from tests.qc.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 
-MAX_QUERIES_NEXT = 10
-MAX_QUERIES_SUBMIT = 18  # 17 + re-applying a gold override after the decision
+# Token and user, membership, resume-or-claim (one statement), the item with the judge's own judgment and
+# progress (one query).
+MAX_QUERIES_NEXT = 4
+# Token and user, membership, the assignment; BEGIN, lock the assignment, lock the item (with its version),
+# upsert the judgment, mark the assignment done, the annotators (tie-break order), the item's judgments,
+# upsert the gold decision (it returns any override in force), COMMIT (in tests: a savepoint and its release).
+MAX_QUERIES_SUBMIT = 12
 
 
 def counted_progress(project, user) -> tuple[int, int]:

@@ -31,15 +31,12 @@ from annotation.api.serializers.judgments import (
 from annotation.api.views.base import ERROR, NOT_FOUND, REFUSED, ProjectApi, validated
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Project
-from annotation.selectors import assignment_current
 from annotation.selectors.judgments import (
-    answer_progress,
     judge_assignment_for_user,
-    judge_item_for,
-    own_judgment,
+    judge_task_for,
     own_judgment_of,
 )
-from annotation.services.assignments import assignment_claim_next
+from annotation.services.assignments import assignment_resume_or_claim
 from annotation.services.judging import judging_plan, judging_rule_for
 from annotation.services.undo import judgment_change
 
@@ -71,21 +68,16 @@ def _kind(project: Project) -> str:
 
 
 def _task(view: ProjectApi, assignment: Assignment, kind: str) -> dict[str, Any]:
-    user = view.request.user
-    task_type_name = view.project.task_type
-    shape = judging_shape(task_type_name)
-    item = judge_item_for(assignment=assignment, user=user, task_type_name=task_type_name)
-    done, total = answer_progress(project=view.project, user=user, kind=kind)
+    shape = judging_shape(view.project.task_type)
+    reads = judge_task_for(project=view.project, assignment=assignment, user=view.request.user, kind=kind)
     task = {
         "id": assignment.pk,
         "status": assignment.status,
         "lease_expires_at": assignment.lease_expires_at,
         "round": assignment.round,
-        "item": item,
-        shape.own_key: own_judgment(
-            item_id=assignment.target_item_id, user=user, kind=kind, task_type_name=task_type_name
-        ),
-        "progress": {"done": done, "total": total},
+        "item": reads.item,
+        shape.own_key: reads.own,
+        "progress": {"done": reads.done, "total": reads.total},
     }
     return shape.task(task).data
 
@@ -115,9 +107,7 @@ class AnswerNextApi(ProjectApi):
     )
     def post(self, request, slug):
         kind = _kind(self.project)
-        assignment = assignment_current(project=self.project, user=request.user, kind=kind) or assignment_claim_next(
-            project=self.project, user=request.user, kind=kind
-        )
+        assignment = assignment_resume_or_claim(project=self.project, user=request.user, kind=kind)
         if assignment is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(_task(self, assignment, kind))

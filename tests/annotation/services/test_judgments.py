@@ -8,6 +8,7 @@ from annotation.models import Assignment, Item, Judgment
 from annotation.services.judging import assignment_plan_cross_answers
 from annotation.services.judgments import judgment_record
 from qc.models import GoldDecision
+from qc.overrides import gold_override
 from tests.qc.helpers import CLEAR, make_item, make_project
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +77,17 @@ def test_resubmitting_updates_the_same_judgment(planned):
     assert list(Judgment.objects.filter(item=item).values_list("value", "flags", "comment")) == [
         ({"answer": "D"}, {"uncertain": False, "question_ambiguous": True, "option_ambiguous": CLEAR}, "")
     ]
+    # The record returned is the row saved: first saved when first answered, updated now.
+    stored = Judgment.objects.get(pk=first.pk)
+    assert (
+        (second.created_at, second.updated_at)
+        == (first.created_at, stored.updated_at)
+        == (
+            stored.created_at,
+            stored.updated_at,
+        )
+    )
+    assert second.updated_at > first.updated_at
 
 
 def test_all_five_answers_decide_the_item(planned):
@@ -181,3 +193,21 @@ def test_invalid_answer_is_refused_with_field_errors(planned):
         "option_ambiguous": ["Give one true/false per option (5)."],
     }
     assert _state(item) == before
+
+
+def test_a_judgment_keeps_an_admins_override_in_force(planned):
+    # Given an item judged once, then overridden by the admin to excluded
+    project, people, item = planned
+    judges = list(Assignment.objects.filter(target_item=item).order_by("pk"))
+    judgment_record(assignment_id=judges[0].pk, user=judges[0].user, data={**ANSWER, "answer": "C"})
+    admin = project.memberships.get(role="admin").user
+    override = gold_override(item=item, user=admin, outcome="excluded", note="Off topic.")
+
+    # When another judge answers it (the decision is recomputed)
+    judgment_record(assignment_id=judges[1].pk, user=judges[1].user, data={**ANSWER, "answer": "C"})
+
+    # Then the override's outcome stays on the decision and the item
+    decision = GoldDecision.objects.get(item=item)
+    assert (decision.outcome, decision.reason, decision.override_id) == ("excluded", "Off topic.", override.pk)
+    assert decision.details["answers"] == 2
+    assert Item.objects.filter(pk=item.pk).values_list("status", flat=True).get() == "excluded"
