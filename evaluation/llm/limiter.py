@@ -7,7 +7,7 @@ they expire. The per-minute budget is a sliding log (a sorted set of start times
 own clock (TIME), so workers on different hosts agree. Waiting is polling with a short sleep and
 jitter; the script returns how long to wait when the minute's budget is spent.
 While slots are full a waiter blocks on a wake-up list (BLPOP) that every release pushes to, so a
-freed slot is taken within a round trip; the 50 ms timeout covers slots freed by lease expiry.
+freed slot is taken within a round trip; the WAKE_SECONDS timeout covers slots freed by lease expiry.
 
 Without Redis (no worker: runs execute inside the process) the same rules hold in-process with a
 condition variable. Celery's `rate_limit` is not used: it is per worker process.
@@ -24,8 +24,11 @@ from dataclasses import dataclass
 
 PREFIX = "gotong:llm:limit"
 POLL_SECONDS = (0.002, 0.01)
-# Longest wait for a wake-up before trying again anyway (a slot can also free up by lease expiry).
-WAKE_SECONDS = 0.05
+# Longest wait for a wake-up before trying again anyway (a slot can also free up by lease expiry, which
+# nobody announces). Not shorter: two drainers of 32 threads share 32 slots, so half the threads wait
+# all run long, and at 50 ms their polls cost each worker 1.3 CPU-seconds of a 10,000-call benchmark
+# (bench/benchmark_runs.py: ratio 0.84-0.85 against 0.87-0.88 at 250 ms).
+WAKE_SECONDS = 0.25
 
 _ACQUIRE = """
 local t = redis.call('TIME')
