@@ -129,23 +129,31 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
 def _representatives(cursor, keys: list[str]) -> list[tuple]:
     """(key, items with that key, round, payload, judgment rows) of one item per distinct key.
 
-    The rows are the item's judgments in the order of its ids, read whole.
+    The rows are the item's judgments in the order of its ids, read whole: one JSON array per item
+    (65,000 rows of 10 columns, one per judgment, cost twice as much to fetch and assemble).
     """
     cursor.execute(
         "WITH first AS (SELECT key, key2, min(item_id) AS item_id, count(*) AS items FROM gold_case "
         "GROUP BY key, key2) SELECT first.key, first.key2, first.items, c.judging_round, c.payload, "
-        "j.id, j.user_id, j.round, j.value::text, j.flags::text "
-        "FROM first JOIN gold_case c USING (item_id) LEFT JOIN unnest(c.ids) WITH ORDINALITY AS o(id, n) ON true "
-        f"LEFT JOIN {Judgment._meta.db_table} j ON j.id = o.id ORDER BY c.item_id, o.n"
+        "(SELECT json_agg(json_build_array(j.id, j.user_id, j.round, j.value::text, j.flags::text) "
+        f"ORDER BY array_position(c.ids, j.id)) FROM {Judgment._meta.db_table} j "
+        "WHERE j.item_id = c.item_id AND j.id = ANY(c.ids))::text "
+        "FROM first JOIN gold_case c USING (item_id) ORDER BY c.item_id"
     )
-    cases, previous = [], None
-    for key, key2, items, judging_round, payload, jid, user_id, round_, value, flags in cursor.fetchall():
-        if (key, key2) != previous:
-            previous, rows = (key, key2), []
-            cases.append((previous, items, judging_round, _payload(payload, keys), rows))
-        if jid is not None:
-            rows.append(JudgmentRow(jid, user_id, round_, _value(value), _flags(flags)))
-    return [(key, items, judging_round, payload, tuple(rows)) for key, items, judging_round, payload, rows in cases]
+    loads = json.loads
+    return [
+        (
+            (key, key2),
+            items,
+            judging_round,
+            _payload(payload, keys),
+            tuple(
+                JudgmentRow(jid, user_id, round_, _value(value), _flags(flags))
+                for jid, user_id, round_, value, flags in (loads(judgments) if judgments else ())
+            ),
+        )
+        for key, key2, items, judging_round, payload, judgments in cursor.fetchall()
+    ]
 
 
 def _payload(text: str, keys: list[str]) -> dict[str, Any]:
