@@ -69,17 +69,18 @@ def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tu
 def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], decidable: tuple[str, ...]) -> None:
     """gold_case: each decidable item's status, round, judgment ids in annotator order and case key.
 
-    The key (key, key2) is two 64-bit hashes (hashtextextended, two seeds: 128 bits, as many as an md5 has,
-    for a third of md5's cost per row) of the round, the payload's type and keys (as JSON text) and the
-    judgments' tokens. A token is the judgment's round and the hashes of its value and flags
-    (jsonb_hash_extended, 64 bits each): turning 500,000 values and flag sets into text cost more than the
-    rest of the query. These hashes tell apart a project's distinct values and flag sets (a few hundred in a
-    multiple-choice project), where a chance collision is as unlikely as an md5 one; the representative's
-    case is then read whole (see _representatives). One limit, measured against exactness: jsonb's hash
-    follows keys and scalars, not brackets, so [[1], 2] and [1, [2]] hash alike. Values and flags reach the
-    table through the task type's normalize_judgment (and its importers), which give every judgment the same
-    shape, so two of them differ in a scalar, never in nesting alone. Grouping them exactly (jsonb equality,
-    a number per distinct pair) cost 2 more CPU-seconds at 500,000 judgments.
+    The key (key, key2) is two 64-bit hashes (two seeds: 128 bits, as many as an md5 has) of the round, the
+    payload's type and keys (as JSON text) and the judgments' rounds, value hashes and flag hashes, three
+    arrays in annotator order (see _key). A value's or flag set's hash is jsonb_hash_extended's (64 bits):
+    turning 500,000 values and flag sets into text cost more than the rest of the query, and joining the
+    judgments' numbers as text cost 0.1 s more at 500,000 judgments than hashing the arrays. These hashes
+    tell apart a project's distinct values and flag sets (a few hundred in a multiple-choice project),
+    where a chance collision is as unlikely as an md5 one; the representative's case is then read whole
+    (see _representatives). One limit, measured against exactness: jsonb's hash follows keys and scalars,
+    not brackets, so [[1], 2] and [1, [2]] hash alike. Values and flags reach the table through the task
+    type's normalize_judgment (and its importers), which give every judgment the same shape, so two of
+    them differ in a scalar, never in nesting alone. Grouping them exactly (jsonb equality, a number per
+    distinct pair) cost 2 more CPU-seconds at 500,000 judgments.
     Who judged is left out (see TaskType.gold_payload_keys): items judged alike by other people share a
     key, as they share a gold_memo_key.
     """
@@ -90,7 +91,7 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
         [" || E'\\n' || coalesce((v.payload -> %s)::text, '-')"] * len(keys)
     )
     # Judges sorted once (not per item) as annotation.annotators.rank_of orders them: the listed
-    # annotators first, the others by id; the aggregates then keep that order. The tokens are made
+    # annotators first, the others by id; the aggregates then keep that order. The hashes are made
     # below the sort, so it moves narrow rows. The payload column is the payload's type and each key's
     # JSON text ('-': missing), lines apart (JSON text has no raw newline); see _payload. It is made
     # in its own subquery (OFFSET 0 keeps it one), so the versions' payloads are read, not hashed.
@@ -100,18 +101,18 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
     cursor.execute(
         "CREATE TEMPORARY TABLE gold_case ON COMMIT DROP AS "
         "SELECT i.id AS item_id, i.status, i.status_reason, i.judging_round, coalesce(js.ids, '{}') AS ids, "
-        "i.payload, hashtextextended(k.text, 0) AS key, hashtextextended(k.text, 1) AS key2 "
+        f"i.payload, {_key(0)} AS key, {_key(1)} AS key2 "
         f"FROM (SELECT i.id, i.status, i.status_reason, i.judging_round, {payload} AS payload "
         f"FROM {item_t} i LEFT JOIN {version_t} v ON v.id = i.current_version_id "
         "WHERE i.project_id = %s AND i.status = ANY(%s) OFFSET 0) i "
-        "LEFT JOIN (SELECT j.item_id, array_agg(j.id) AS ids, string_agg(j.token, ',') AS judges "
-        "FROM (SELECT j.id, j.item_id, j.round || ' ' || jsonb_hash_extended(j.value, 0) || ' ' "
-        "|| jsonb_hash_extended(j.flags, 0) AS token, coalesce(r.rank, %s) AS rank, j.user_id "
+        "LEFT JOIN (SELECT j.item_id, array_agg(j.id) AS ids, array_agg(j.round) AS rounds, "
+        "array_agg(j.value_hash) AS value_hashes, array_agg(j.flags_hash) AS flags_hashes "
+        "FROM (SELECT j.id, j.item_id, j.round, jsonb_hash_extended(j.value, 0) AS value_hash, "
+        "jsonb_hash_extended(j.flags, 0) AS flags_hash, coalesce(r.rank, %s) AS rank, j.user_id "
         f"FROM {Judgment._meta.db_table} j LEFT JOIN unnest(%s::bigint[], %s::int[]) AS r(user_id, rank) "
         f"ON r.user_id = j.user_id WHERE j.project_id = %s {kind_filter} "
         "ORDER BY j.item_id, rank, j.user_id) j GROUP BY j.item_id) js ON js.item_id = i.id "
-        "CROSS JOIN LATERAL (SELECT i.judging_round || E'\\n' || i.payload || E'\\n' || coalesce(js.judges, '') "
-        "AS text) k",
+        "CROSS JOIN LATERAL (SELECT i.judging_round || E'\\n' || i.payload AS text) k",
         [
             *keys,
             project.pk,
@@ -124,6 +125,16 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
         ],
     )
     cursor.execute("SET LOCAL parallel_setup_cost TO DEFAULT; SET LOCAL parallel_tuple_cost TO DEFAULT")
+
+
+def _key(seed: int) -> str:
+    """One 64-bit half of the case key: a hash of the hashes of the round and payload text and of the
+    judgments' rounds, value hashes and flag hashes (each an array in annotator order)."""
+    parts = [f"hashtextextended(k.text, {seed})"] + [
+        f"hash_array_extended(coalesce(js.{column}, '{{}}'), {seed})"
+        for column in ("rounds", "value_hashes", "flags_hashes")
+    ]
+    return f"hash_array_extended(ARRAY[{', '.join(parts)}], {seed})"
 
 
 def _representatives(cursor, keys: list[str]) -> list[tuple]:
