@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -54,12 +55,17 @@ def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tu
         # (JIT compiling these one-off statements costs more than it saves.)
         cursor.execute("SET LOCAL work_mem = '128MB'; SET LOCAL jit = off")
         _build_cases(cursor, project=project, context=context, keys=keys, decidable=decidable)
-        outcomes, totals = {}, defaultdict(int)
+        outcomes, counted = {}, []
         # Each key decided once, by the task type itself: a key already names all a gold_memo_key names.
+        # The cases stream in on this connection while they are decided: gold_decide is pure (no query).
         decide = context.task_type.gold_decide
-        for key, items, judging_round, payload, rows in _representatives(cursor, keys):
+        for key, item_id, items, judging_round, payload, rows in _representatives(cursor, keys):
             outcome = outcomes[key] = decide(GoldCase(payload, rows, context.settings, judging_round))
-            totals[outcome.outcome] += items
+            counted.append((item_id, outcome.outcome, items))
+        # The totals in the order the per-item path meets their outcomes (by item).
+        totals: dict[str, int] = defaultdict(int)
+        for _, name, items in sorted(counted):
+            totals[name] += items
         _copy_outcomes(cursor, outcomes)
         asks_rounds = any(o.next_round is not None for o in outcomes.values())
         next_rounds = _save(cursor, context.task_type.gold_policy, asks_rounds)
@@ -137,24 +143,26 @@ def _key(seed: int) -> str:
     return f"hash_array_extended(ARRAY[{', '.join(parts)}], {seed})"
 
 
-def _representatives(cursor, keys: list[str]) -> list[tuple]:
-    """(key, items with that key, round, payload, judgment rows) of one item per distinct key.
+def _representatives(cursor, keys: list[str]) -> Iterator[tuple]:
+    """(key, its first item, items with that key, round, payload, judgment rows) of one item per distinct key,
+    in no particular order.
 
     The rows are the item's judgments in the order of its ids, read whole: one JSON array per item
-    (65,000 rows of 10 columns, one per judgment, cost twice as much to fetch and assemble).
+    (65,000 rows of 10 columns, one per judgment, cost twice as much to fetch and assemble). They are
+    streamed, so the caller decides each case while the database reads the next ones (2 CPUs).
     """
-    cursor.execute(
+    loads = json.loads
+    for item_id, key, key2, items, judging_round, payload, judgments in cursor.stream(
         "WITH first AS (SELECT key, key2, min(item_id) AS item_id, count(*) AS items FROM gold_case "
-        "GROUP BY key, key2) SELECT first.key, first.key2, first.items, c.judging_round, c.payload, "
+        "GROUP BY key, key2) SELECT c.item_id, first.key, first.key2, first.items, c.judging_round, c.payload, "
         "(SELECT json_agg(json_build_array(j.id, j.user_id, j.round, j.value::text, j.flags::text) "
         f"ORDER BY array_position(c.ids, j.id)) FROM {Judgment._meta.db_table} j "
         "WHERE j.item_id = c.item_id AND j.id = ANY(c.ids))::text "
-        "FROM first JOIN gold_case c USING (item_id) ORDER BY c.item_id"
-    )
-    loads = json.loads
-    return [
-        (
+        "FROM first JOIN gold_case c USING (item_id)"
+    ):
+        yield (
             (key, key2),
+            item_id,
             items,
             judging_round,
             _payload(payload, keys),
@@ -163,8 +171,6 @@ def _representatives(cursor, keys: list[str]) -> list[tuple]:
                 for jid, user_id, round_, value, flags in (loads(judgments) if judgments else ())
             ),
         )
-        for key, key2, items, judging_round, payload, judgments in cursor.fetchall()
-    ]
 
 
 def _payload(text: str, keys: list[str]) -> dict[str, Any]:
