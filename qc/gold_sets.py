@@ -152,25 +152,27 @@ def _representatives(cursor, keys: list[str]) -> Iterator[tuple]:
     streamed, so the caller decides each case while the database reads the next ones (2 CPUs).
     """
     loads = json.loads
-    for item_id, key, key2, items, judging_round, payload, judgments in cursor.stream(
-        "WITH first AS (SELECT key, key2, min(item_id) AS item_id, count(*) AS items FROM gold_case "
-        "GROUP BY key, key2) SELECT c.item_id, first.key, first.key2, first.items, c.judging_round, c.payload, "
-        "(SELECT json_agg(json_build_array(j.id, j.user_id, j.round, j.value::text, j.flags::text) "
-        f"ORDER BY array_position(c.ids, j.id)) FROM {Judgment._meta.db_table} j "
-        "WHERE j.item_id = c.item_id AND j.id = ANY(c.ids))::text "
-        "FROM first JOIN gold_case c USING (item_id)"
-    ):
-        yield (
-            (key, key2),
-            item_id,
-            items,
-            judging_round,
-            _payload(payload, keys),
-            tuple(
-                JudgmentRow(jid, user_id, round_, _value(value), _flags(flags))
-                for jid, user_id, round_, value, flags in (loads(judgments) if judgments else ())
-            ),
-        )
+    # Errors raised while iterating come as Django's, as those of execute() do.
+    with connection.wrap_database_errors:
+        for item_id, key, key2, items, judging_round, payload, judgments in cursor.stream(
+            "WITH first AS (SELECT key, key2, min(item_id) AS item_id, count(*) AS items FROM gold_case "
+            "GROUP BY key, key2) SELECT c.item_id, first.key, first.key2, first.items, c.judging_round, c.payload, "
+            "(SELECT json_agg(json_build_array(j.id, j.user_id, j.round, j.value::text, j.flags::text) "
+            f"ORDER BY array_position(c.ids, j.id)) FROM {Judgment._meta.db_table} j "
+            "WHERE j.item_id = c.item_id AND j.id = ANY(c.ids))::text "
+            "FROM first JOIN gold_case c USING (item_id)"
+        ):
+            yield (
+                (key, key2),
+                item_id,
+                items,
+                judging_round,
+                _payload(payload, keys),
+                tuple(
+                    JudgmentRow(jid, user_id, round_, _value(value), _flags(flags))
+                    for jid, user_id, round_, value, flags in (loads(judgments) if judgments else ())
+                ),
+            )
 
 
 def _payload(text: str, keys: list[str]) -> dict[str, Any]:
