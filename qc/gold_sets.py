@@ -147,9 +147,10 @@ def _representatives(cursor, keys: list[str]) -> Iterator[tuple]:
     """(key, its first item, items with that key, round, payload, judgment rows) of one item per distinct key,
     in no particular order.
 
-    The rows are the item's judgments in the order of its ids, read whole: one JSON array per item
-    (65,000 rows of 10 columns, one per judgment, cost twice as much to fetch and assemble). They are
-    streamed, so the caller decides each case while the database reads the next ones (2 CPUs).
+    The rows are the item's judgments in the order of its ids, read whole: one JSON array per item, found
+    through the (item, user, kind) index (a row per judgment, looked up by id: 0.58 s against 0.41 s for
+    13,000 cases at 100,000 items). They are streamed, so the caller decides each case while the database
+    reads the next ones: with a second CPU free, reading and deciding took 0.3 s instead of 0.57 s.
     """
     loads = json.loads
     # Errors raised while iterating come as Django's, as those of execute() do.
