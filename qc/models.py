@@ -68,10 +68,17 @@ class GoldDecision(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
     # An admin's override in force (qc.overrides): every recompute saves the computed outcome, then puts
     # the override's outcome and note back. Null: the computed decision stands.
-    override = models.ForeignKey("qc.GoldOverride", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    override = models.ForeignKey(
+        "qc.GoldOverride", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
 
     class Meta:
         ordering = ["item_id"]
+        indexes = [
+            # Few decisions carry an override: a partial index, so a project's recompute (100,000 new decisions,
+            # all without one) adds no entry to it (~55 ms of a 0.45 s insert, measured).
+            models.Index(fields=["override"], name="golddecision_override", condition=models.Q(override__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"{self.outcome} for item {self.item_id}"

@@ -155,3 +155,30 @@ def _judgments_by_item(project):
     for judgment in Judgment.objects.filter(project=project).order_by("pk"):
         out.setdefault(judgment.item_id, []).append(judgment)
     return out
+
+
+def test_a_decision_that_fails_while_the_cases_stream_in_saves_nothing(monkeypatch):
+    # The cases stream in on the connection while they are decided: an error between two of them must
+    # leave the stream closed, the transaction rolled back and the connection usable.
+    from annotation.task_types import get_task_type
+
+    project, _ = varied_project()
+    task_type = get_task_type(project.task_type)
+    decide, calls = task_type.gold_decide, []
+
+    def failing(case):
+        calls.append(case)
+        if len(calls) == 3:
+            raise RuntimeError("decide failed")
+        return decide(case)
+
+    monkeypatch.setattr(task_type, "gold_decide", failing)
+    before = snapshot(project)
+
+    with pytest.raises(RuntimeError, match="decide failed"):
+        gold_recompute_project(project=project)
+
+    assert len(calls) == 3
+    assert snapshot(project) == before
+    monkeypatch.undo()
+    assert sum(gold_recompute_project(project=project).values()) == 39
