@@ -89,17 +89,16 @@ def _calls_for(run: Run, units: list[Unit], endpoint_ids: list[int]) -> list[dic
     return calls
 
 
+def _insert_calls(run: Run, units: list[Unit], endpoint_ids: list[int]) -> None:
+    """Insert the units' calls, PLAN_BATCH units a statement (a unit already planned is skipped: unique
+    constraint)."""
+    for start in range(0, len(units), PLAN_BATCH):
+        insert_rows(Call, _calls_for(run, units[start : start + PLAN_BATCH], endpoint_ids), ignore_conflicts=True)
+
+
 def calls_add(*, run: Run, units: list[Unit]) -> int:
-    """Insert the units' calls (a unit already planned is skipped: unique constraint); the run's total."""
-    endpoint_ids = list(run.endpoints.order_by("pk").values_list("pk", flat=True))
-    batch: list[Unit] = []
-    for unit in units:
-        batch.append(unit)
-        if len(batch) >= PLAN_BATCH:
-            insert_rows(Call, _calls_for(run, batch, endpoint_ids), ignore_conflicts=True)
-            batch = []
-    if batch:
-        insert_rows(Call, _calls_for(run, batch, endpoint_ids), ignore_conflicts=True)
+    """Insert the units' calls (a unit already planned is skipped); the run's total."""
+    _insert_calls(run, list(units), list(run.endpoints.order_by("pk").values_list("pk", flat=True)))
     return Call.objects.filter(run_id=run.pk).count()
 
 
@@ -112,34 +111,32 @@ def run_plan(*, run_id: int, attempt: int, kind: RunKind, on_first_step: Callabl
     worker waiting for the whole plan (0.8 s of a 10,000-call benchmark's ~19 s). A step is idempotent
     (unique constraint): an owner that dies half-way is resumed and plans again, skipping what is there.
     Only the last step sets `planned_at` and the total, and only a planned run can finish."""
+    first_step_done = on_first_step or (lambda: None)
     with transaction.atomic():
         run = run_lock_held(model=Run, run_id=run_id, attempt=attempt)
         if run is None:
             return False
         if run.planned_at is not None:
-            if on_first_step is not None:
-                on_first_step()
+            first_step_done()
             return True
     endpoint_ids = list(run.endpoints.order_by("pk").values_list("pk", flat=True))
     batch: list[Unit] = []
     step = FIRST_PLAN_STEP
-    started = False
     for unit in kind.units(run):
         batch.append(unit)
         if len(batch) >= step:
             if not _plan_step(run, attempt, batch, endpoint_ids):
                 return False
+            if step == FIRST_PLAN_STEP:
+                first_step_done()
             batch, step = [], PLAN_BATCH
-            if not started and on_first_step is not None:
-                on_first_step()
-            started = True
     with transaction.atomic():
         if not _plan_step(run, attempt, batch, endpoint_ids):
             return False
         total = Call.objects.filter(run_id=run_id).count()
         Run.objects.filter(pk=run_id).update(planned_at=timezone.now(), total=total)
-    if not started and on_first_step is not None:
-        on_first_step()
+    if step == FIRST_PLAN_STEP:  # the whole plan was smaller than a first step
+        first_step_done()
     logger.info("llm_run.planned", extra={"run_id": run_id, "calls": total, "kind": run.kind})
     return True
 
@@ -148,8 +145,7 @@ def run_plan(*, run_id: int, attempt: int, kind: RunKind, on_first_step: Callabl
 def _plan_step(run: Run, attempt: int, units: list[Unit], endpoint_ids: list[int]) -> bool:
     if run_lock_held(model=Run, run_id=run.pk, attempt=attempt) is None:
         return False
-    if units:
-        insert_rows(Call, _calls_for(run, units, endpoint_ids), ignore_conflicts=True)
+    _insert_calls(run, units, endpoint_ids)
     return True
 
 

@@ -102,15 +102,7 @@ def judge_task_for(*, project: Project, assignment: Assignment, user: AbstractBa
     reads: dict[str, Any] = {"own": Subquery(own, output_field=JSONField())}
     tallies = connection.vendor == "postgresql"
     if tallies:
-        tally = AssignmentTally.objects.filter(project=project, user_id=user.pk, kind=kind)
-        reads["done"] = Subquery(tally.filter(status=Assignment.Status.DONE).values("n")[:1])
-        reads["total"] = Subquery(
-            tally.exclude(status=Assignment.Status.CANCELLED)
-            .order_by()
-            .values("user_id")
-            .annotate(total=Sum("n"))
-            .values("total")[:1]
-        )
+        reads.update(_tally_progress(project=project, user_id=user.pk, kind=kind))
     row = (
         Item.objects.filter(pk=assignment.target_item_id)
         .annotate(**reads)
@@ -144,17 +136,34 @@ def answer_progress(*, project: Project, user: AbstractBaseUser, kind: str) -> t
     """(done, total) of the user's judge assignments; cancelled ones (moved to others) don't count."""
     if connection.vendor == "postgresql":
         # The database keeps the counts (AssignmentTally): one indexed read of at most four rows.
-        by_status = dict(
-            AssignmentTally.objects.filter(project=project, user_id=user.pk, kind=kind).values_list("status", "n")
+        row = (
+            Project.objects.filter(pk=project.pk)
+            .annotate(**_tally_progress(project=project, user_id=user.pk, kind=kind))
+            .values_list("done", "total")
+            .first()
         )
-        done = by_status.get(Assignment.Status.DONE, 0)
-        return done, sum(by_status.values()) - by_status.get(Assignment.Status.CANCELLED, 0)
+        return (row[0] or 0, row[1] or 0) if row else (0, 0)
     totals = (
         Assignment.objects.filter(project=project, user=user, kind=kind)
         .exclude(status=Assignment.Status.CANCELLED)
         .aggregate(total=Count("id"), done=Count("id", filter=Q(status=Assignment.Status.DONE)))
     )
     return totals["done"], totals["total"]
+
+
+def _tally_progress(*, project: Project, user_id: int, kind: str) -> dict[str, Subquery]:
+    """`done` and `total` of a judge's assignments as subqueries of the counts the database keeps
+    (AssignmentTally, PostgreSQL only), for answer_progress and judge_task_for to read in their own query."""
+    tally = AssignmentTally.objects.filter(project=project, user_id=user_id, kind=kind).order_by()
+    return {
+        "done": Subquery(tally.filter(status=Assignment.Status.DONE).values("n")[:1]),
+        "total": Subquery(
+            tally.exclude(status=Assignment.Status.CANCELLED)
+            .values("user_id")
+            .annotate(total=Sum("n"))
+            .values("total")[:1]
+        ),
+    }
 
 
 def crossanswer_overview(*, project: Project) -> dict[str, Any]:
