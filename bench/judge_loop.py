@@ -19,6 +19,9 @@ queries counted as django_assert_num_queries counts them).
 At the big size only, afterwards:
 - plan_copy_ratio: plan_seconds / the time of a plain COPY of as many rows (assignment-shaped, into a
   scratch table without indexes) in the same run; copy_rows_per_second is that COPY's rate;
+- blocks_left / write_rest_seconds: a big plan stores its slots in blocks, written into the assignment
+  table as the judges reach them (annotation.services.planned_blocks); the blocks the loop left, and the
+  time to write them all at once (so the rows can be answered below);
 - every remaining assignment answered (COPY), then gold_seconds: qc.gold.gold_recompute_project;
 - report_seconds / report_peak_mb: the report's build in a fresh child process, as the background worker
   builds it for a project this big (qc.reports.snapshots: rows, the task type's sections, the snapshot
@@ -434,6 +437,17 @@ def run_size(args, items: int, *, big: bool) -> dict:
     seconds = copy_seconds(created)
     result["copy_rows_per_second"] = round(created / seconds)
     result["plan_copy_ratio"] = round(plan_seconds / seconds, 2)
+    # A big plan leaves most of its slots in blocks, written as the judges reach them (the loop above
+    # wrote the first ones). Writing all the rest at once shows what that deferred part costs in total.
+    from annotation.models import Assignment, PlannedBlock
+    from annotation.services.planned_blocks import planned_blocks_write_all
+
+    result["blocks_left"] = PlannedBlock.objects.filter(project_id=filled.project.pk).count()
+    started = time.perf_counter()
+    planned_blocks_write_all(project_id=filled.project.pk)
+    result["write_rest_seconds"] = round(time.perf_counter() - started, 3)
+    result["assignment_rows"] = Assignment.objects.filter(project_id=filled.project.pk).count()
+    log(f"{slug}: {result['blocks_left']} blocks written in {result['write_rest_seconds']} s")
     answers = answer_the_rest(filled.project.pk, args.seed)
     log(f"{slug}: {answers} judgments")
     from qc.gold import gold_recompute_project
@@ -482,6 +496,8 @@ def main() -> None:
         "plan_seconds": big["plan_seconds"],
         "plan_copy_ratio": big["plan_copy_ratio"],
         "copy_rows_per_second": big["copy_rows_per_second"],
+        "blocks_left": big["blocks_left"],
+        "write_rest_seconds": big["write_rest_seconds"],
         "gold_seconds": big["gold_seconds"],
         "report_seconds": big["report_seconds"],
         "report_peak_mb": big["report_peak_mb"],

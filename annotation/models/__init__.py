@@ -1,4 +1,4 @@
-from annotation.models.assignments import Assignment, AssignmentTally
+from annotation.models.assignments import Assignment, AssignmentTally, PlannedBlock
 from annotation.models.items import Item, ItemVersion
 from annotation.models.judgments import Judgment
 from annotation.models.preferences import UserPreferences
@@ -26,6 +26,7 @@ __all__ = [
     "ItemVersion",
     "Judgment",
     "Membership",
+    "PlannedBlock",
     "Project",
     "ProjectLanguage",
     "ScreeningSetup",

@@ -131,3 +131,33 @@ class AssignmentTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.n} {self.kind}/{self.status} for {self.user_id} in {self.project_id}"
+
+
+class PlannedBlock(models.Model):
+    """Judge assignments planned but not written yet: a block of consecutive queue positions of a big plan.
+
+    A plan of 500,000 judge assignments decides every slot at once, but writing them all into the
+    assignment table (three indexes, foreign keys, tallies) cost seven to ten times a plain COPY of as
+    many rows. So a big plan stores its slots here, a few hundred units per block, and the blocks become
+    assignment rows in queue order when a judge's queue runs dry (annotation.services.planned_blocks).
+    A block holds whole units: all judges of an item are written together, so whatever reads an item's
+    assignments sees either all of them or none. The columns are PostgreSQL array literals ({1,2,3}),
+    read back with unnest; only PostgreSQL ever has blocks (other databases write every plan at once).
+    """
+
+    project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="+", db_index=False)
+    kind = models.CharField(max_length=20)
+    round = models.PositiveSmallIntegerField(default=1)
+    # Queue position of the block's first slot; slot i has position first_position + i.
+    first_position = models.PositiveIntegerField()
+    slots = models.PositiveIntegerField()
+    item_ids = models.TextField()
+    user_ids = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "kind", "first_position"], name="uniq_planned_block"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slots} planned {self.kind} slots from {self.first_position} in {self.project_id}"

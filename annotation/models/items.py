@@ -126,3 +126,8 @@ class ItemVersion(models.Model):
 
     def __str__(self) -> str:
         return f"Item {self.item_id} v{self.number}"
+
+
+# Approved by QC, possibly decided already: the statuses an item is judged in (judgments may still come
+# in or change).
+JUDGEABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)

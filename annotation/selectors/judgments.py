@@ -19,6 +19,7 @@ from django.http import Http404
 from annotation.annotators import project_annotators
 from annotation.models import Assignment, AssignmentTally, Item, Judgment, Project
 from annotation.services.judging import JUDGEABLE
+from annotation.services.planned_blocks import PLANNED, planned_slots_per_item
 from annotation.services.screening import work_gate
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgmentInput
@@ -181,14 +182,17 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
         .order_by()
         .values_list("n", flat=True)
     )
-    # Planned answerers of an item: open or done answer assignments (cancelled ones were moved).
-    planned = Counter(
-        Assignment.objects.filter(project=project, kind=kind, target_item__status__in=JUDGEABLE)
-        .exclude(status=Assignment.Status.CANCELLED)
-        .values_list("target_item_id")
-        .annotate(n=Count("id"))
-        .order_by()
-        .values_list("n", flat=True)
+    # Planned answerers of an item: open or done answer assignments (cancelled ones were moved), and the
+    # slots a big plan has not written yet (annotation.services.planned_blocks).
+    per_item = Counter(
+        dict(
+            Assignment.objects.filter(project=project, kind=kind, target_item__status__in=JUDGEABLE)
+            .exclude(status=Assignment.Status.CANCELLED)
+            .values_list("target_item_id")
+            .annotate(n=Count("id"))
+            .order_by()
+            .values_list("target_item_id", "n")
+        )
     )
     loads: dict[int, dict[str, int]] = {}
     if connection.vendor == "postgresql":
@@ -201,8 +205,14 @@ def crossanswer_overview(*, project: Project) -> dict[str, Any]:
             .annotate(n=Count("id"))
             .order_by()
         )
+    blocks_waiting = False
     for user_id, status, n in per_status:
-        loads.setdefault(user_id, Counter())[status] = n
+        # Slots not written yet are pending work all the same.
+        loads.setdefault(user_id, Counter())[Assignment.Status.PENDING if status == PLANNED else status] += n
+        blocks_waiting = blocks_waiting or (status == PLANNED and n > 0)
+    if blocks_waiting:
+        per_item.update(planned_slots_per_item(project_id=project.pk, kind=kind))
+    planned = Counter(per_item.values())
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
     return {
         "m": m,

@@ -10,9 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
-from annotation.models import Assignment, Concept, Membership, Project
+from annotation.models import Assignment, Concept, Membership, PlannedBlock, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
 from annotation.selectors.skips import skipped_units
+from annotation.services.planned_blocks import planned_blocks_write_for
 from annotation.services.screening import admitted_only, work_gate
 from annotation.task_types import get_task_type
 
@@ -189,7 +190,7 @@ def assignment_claim_next(*, project: Project, user: AbstractBaseUser, kind: str
     """
     work_gate(project=project, user_id=user.pk)  # screening: no query unless the project requires it
     if connection.vendor == "postgresql":
-        return _claim_statement(project_id=project.pk, user_id=user.pk, kind=kind, resume=False)
+        return _claim_or_write_planned(project_id=project.pk, user_id=user.pk, kind=kind, resume=False)
     return _claim_in_transaction(project=project, user=user, kind=kind)
 
 
@@ -207,7 +208,19 @@ def assignment_resume_or_claim(*, project: Project, user: AbstractBaseUser, kind
         return assignment_current(project=project, user=user, kind=kind) or assignment_claim_next(
             project=project, user=user, kind=kind
         )
-    return _claim_statement(project_id=project.pk, user_id=user.pk, kind=kind, resume=True)
+    return _claim_or_write_planned(project_id=project.pk, user_id=user.pk, kind=kind, resume=True)
+
+
+def _claim_or_write_planned(*, project_id: int, user_id: int, kind: str, resume: bool) -> Assignment | None:
+    """The claim; when the user's queue is dry and a big plan still has slots in blocks, the next blocks
+    are written (annotation.services.planned_blocks) and the claim tried again. Again as long as blocks
+    wait: the user's other tab may have claimed what was just written."""
+    assignment, blocks_waiting = _claim_statement(project_id=project_id, user_id=user_id, kind=kind, resume=resume)
+    while assignment is None and blocks_waiting:
+        if not planned_blocks_write_for(project_id=project_id, kind=kind, user_id=user_id):
+            break
+        assignment, blocks_waiting = _claim_statement(project_id=project_id, user_id=user_id, kind=kind, resume=resume)
+    return assignment
 
 
 @transaction.atomic
@@ -236,7 +249,7 @@ CLAIM_CANDIDATES = 64
 CLAIM_ATTEMPTS = 3
 
 
-def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) -> Assignment | None:
+def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) -> tuple[Assignment | None, bool]:
     """Claim on PostgreSQL in one statement: pick and lock the first claimable row (SKIP LOCKED), lease
     it and return it (UPDATE ... RETURNING). A single statement commits on its own, so the claim needs
     no BEGIN and COMMIT round trips. With `resume`, the user's open unit (active, lease not run out,
@@ -247,6 +260,9 @@ def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) 
     83,000, against 1.7 ms). So the candidates come from two index-ordered reads (the user's few active
     rows with a lapsed lease, the first pending rows), and the claimable condition is checked again on
     the row locked, as the other requests may have claimed it meanwhile.
+
+    Also returns whether a big plan has slots of this kind waiting in blocks (read in the same
+    statement, so a claim pays nothing for it): the caller writes them when nothing was claimable.
     """
     quote = connection.ops.quote_name
     table = quote(Assignment._meta.db_table)
@@ -277,7 +293,11 @@ def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) 
     )
     # Always one row: the assignment (or NULLs), and whether there were candidates at all.
     found = "SELECT * FROM open UNION ALL SELECT * FROM claimed" if resume else "SELECT * FROM claimed"
-    sql += f"SELECT c.*, EXISTS (SELECT 1 FROM candidate) FROM (SELECT 1) one LEFT JOIN ({found}) c ON true"
+    blocks = quote(PlannedBlock._meta.db_table)
+    sql += (
+        f"SELECT c.*, EXISTS (SELECT 1 FROM candidate), EXISTS (SELECT 1 FROM {blocks} b WHERE "
+        f"b.project_id = %(project)s AND b.kind = %(kind)s) FROM (SELECT 1) one LEFT JOIN ({found}) c ON true"
+    )
     for _ in range(CLAIM_ATTEMPTS):
         now = timezone.now()
         params = {
@@ -291,14 +311,14 @@ def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) 
         }
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            *row, had_candidates = cursor.fetchone()
+            *row, had_candidates, blocks_waiting = cursor.fetchone()
         if row[0] is not None:
-            return Assignment.from_db(connection.alias, fields, row)
+            return Assignment.from_db(connection.alias, fields, row), blocks_waiting
         if not had_candidates:
-            return None
+            return None, blocks_waiting
         # Every candidate was taken by other claims since the statement's snapshot (a burst of tabs
         # claiming at once, faster than one statement): the next statement reads the queue afresh.
-    return None
+    return None, blocks_waiting
 
 
 def assignment_renew_lease(*, assignment: Assignment) -> None:

@@ -25,10 +25,17 @@ from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.errors import InvalidInput
 from annotation.foreign_keys import references_checked_once
 from annotation.importing.bulkwrite import NULL, copy_lines, reserve_ids
-from annotation.models import Assignment, AssignmentTally, Item, Judgment, Membership, Project
-from annotation.planning import PlanningError, Unit, plan_balanced
+from annotation.models import Assignment, AssignmentTally, Item, Judgment, Membership, PlannedBlock, Project
+from annotation.models.items import JUDGEABLE
+from annotation.planning import PlanningError, Unit, plan_balanced, plan_balanced_columns
 from annotation.scope import judges_out_of_scope
 from annotation.selectors.skips import skipped_units
+from annotation.services.planned_blocks import (
+    PLANNED,
+    planned_blocks_save,
+    planned_blocks_wanted,
+    planned_blocks_write_all,
+)
 from annotation.services.screening import admitted_only
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule
@@ -37,8 +44,6 @@ logger = logging.getLogger(__name__)
 
 BULK_BATCH = 5000
 OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
-# Approved by QC, possibly already decided: judgments may still come in or change.
-JUDGEABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,8 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     Project.objects.select_for_update().filter(pk=project.pk).get()
     seed = project.plan_seed if seed is None else seed
     rule = judging_rule_for(project)
+    # A re-plan reads every assignment: the slots an earlier big plan left in blocks are written first.
+    planned_blocks_write_all(project_id=project.pk, kind=rule.kind)
     m = rule.per_round[0]
     annotators = _active_annotators(project)
     active = set(annotators)
@@ -172,8 +179,13 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     try:
         if rule.groups:
             slots = _plan_by_group(project, rule, units, annotators, seed, held, excluded)
+            unit_ids, worker_ids = [s.unit_id for s in slots], [s.worker_id for s in slots]
+            positions = [s.position for s in slots]
         else:
-            slots = plan_balanced(units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded)
+            unit_ids, worker_ids = plan_balanced_columns(
+                units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded
+            )
+            positions = range(len(unit_ids))
     except PlanningError as exc:
         raise InvalidInput(
             gettext("%(activity)s needs %(m)s annotators per item besides its author; %(exc)s")
@@ -185,16 +197,26 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     base = _next_position(project.pk, rule.kind)
     to_create: list[tuple[int, int, int | None, int]] = []
     reactivate: list[Assignment] = []
-    for slot in slots:
-        key = (slot.unit_id, slot.worker_id)
-        if key in cancelled:
-            reactivate.append(
-                Assignment(pk=cancelled.pop(key), position=base + slot.position, status=Assignment.Status.PENDING)
-            )
-        else:
-            to_create.append((slot.unit_id, slot.worker_id, authors.get(slot.unit_id), base + slot.position))
-    Assignment.objects.bulk_update(reactivate, ["position", "status"], batch_size=BULK_BATCH)
-    _insert_judge_assignments(project.pk, rule.kind, 1, to_create)
+    # A big first plan (nothing to reactivate, positions in one run): its slots are stored in blocks,
+    # written as the judges reach them (annotation.services.planned_blocks). Rater groups interleave
+    # positions and split an item's judges across the groups' plans, so they are written at once.
+    if not rule.groups and not cancelled and planned_blocks_wanted(len(unit_ids)):
+        planned_blocks_save(
+            project_id=project.pk, kind=rule.kind, round_=1, first_position=base, item_ids=unit_ids, user_ids=worker_ids
+        )
+        created = len(unit_ids)
+    else:
+        for unit_id, worker_id, position in zip(unit_ids, worker_ids, positions, strict=True):
+            key = (unit_id, worker_id)
+            if key in cancelled:
+                reactivate.append(
+                    Assignment(pk=cancelled.pop(key), position=base + position, status=Assignment.Status.PENDING)
+                )
+            else:
+                to_create.append((unit_id, worker_id, authors.get(unit_id), base + position))
+        Assignment.objects.bulk_update(reactivate, ["position", "status"], batch_size=BULK_BATCH)
+        _insert_judge_assignments(project.pk, rule.kind, 1, to_create)
+        created = len(to_create)
     if len(rule.per_round) > 1:
         # Only a rule with rounds reads the item's round (the next round is planned when the decision asks
         # for one above it). A single-round rule leaves it at 0: marking 100,000 items is one UPDATE of
@@ -202,10 +224,10 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
         _enter_round(project, entering, 1, everything=rule.share >= 1.0)
     logger.info(
         "judging.planned",
-        extra={"project": project.pk, "round": 1, "items": len(units), "assignments": len(to_create)},
+        extra={"project": project.pk, "round": 1, "items": len(units), "assignments": created},
     )
     return JudgingPlanSummary(
-        created=len(to_create),
+        created=created,
         reactivated=len(reactivate),
         moved=len(orphaned),
         items=len(units),
@@ -255,7 +277,17 @@ def _enter_round(project: Project, item_ids: list[int], round_: int, *, everythi
 
 
 def _next_position(project_id: int, kind: str) -> int:
-    # New work queues after the work already handed out.
+    # New work queues after the work already handed out, and after the slots a big plan has not written yet.
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT GREATEST((SELECT max(position) + 1 FROM {Assignment._meta.db_table} "
+                "WHERE project_id = %(project)s AND kind = %(kind)s), "
+                f"(SELECT max(first_position + slots) FROM {PlannedBlock._meta.db_table} "
+                "WHERE project_id = %(project)s AND kind = %(kind)s))",
+                {"project": project_id, "kind": kind},
+            )
+            return cursor.fetchone()[0] or 0
     top = Assignment.objects.filter(project_id=project_id, kind=kind).aggregate(top=Max("position"))["top"]
     return 0 if top is None else top + 1
 
@@ -310,11 +342,12 @@ def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> li
 
 def _open_loads(project_id: int, kind: str, users: list[int]) -> dict[int, int]:
     """Open (pending or active) assignments per user: from the tallies on PostgreSQL (a few rows, where
-    counting read every open row of the candidates, once per item planned), else counted."""
+    counting read every open row of the candidates, once per item planned), with the slots a big plan
+    has not written yet (annotation.services.planned_blocks), else counted."""
     if connection.vendor == "postgresql":
         loads: dict[int, int] = defaultdict(int)
         for user_id, n in AssignmentTally.objects.filter(
-            project_id=project_id, kind=kind, status__in=OPEN, user_id__in=users
+            project_id=project_id, kind=kind, status__in=(*OPEN, PLANNED), user_id__in=users
         ).values_list("user_id", "n"):
             loads[user_id] += n
         return dict(loads)
@@ -345,6 +378,7 @@ def judging_plan_next_rounds(*, project: Project, seed: int | None = None) -> Ju
     empty = JudgingPlanSummary(created=0, reactivated=0, moved=0, items=0, workers=0)
     if len(rule.per_round) < 2:
         return empty
+    planned_blocks_write_all(project_id=project.pk, kind=rule.kind)  # the rounds read every assignment
     from qc.gold import gold_recompute_outcomes  # qc depends on annotation, not the reverse at import time
 
     pending = dict(

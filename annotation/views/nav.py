@@ -7,6 +7,7 @@ from typing import Any
 from django.db import connection
 
 from annotation.models import Assignment, AssignmentTally, Membership
+from annotation.services.planned_blocks import PLANNED
 from annotation.task_types import get_task_type, project_settings
 
 OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
@@ -26,7 +27,8 @@ def judging_nav(membership: Membership) -> dict[str, Any]:
         return {}
     if connection.vendor == "postgresql":
         rows = AssignmentTally.objects.filter(project=project, user_id=membership.user_id, kind=rule.kind)
-        n = sum(rows.filter(status__in=OPEN).values_list("n", flat=True))
+        # With the slots a big plan has not written into the assignment table yet (planned_blocks).
+        n = sum(rows.filter(status__in=(*OPEN, PLANNED)).values_list("n", flat=True))
     else:
         n = Assignment.objects.filter(
             project=project, user_id=membership.user_id, kind=rule.kind, status__in=OPEN

@@ -259,6 +259,12 @@ GOTONG_MAX_REQUEST_BYTES = int(os.environ.get("GOTONG_MAX_REQUEST_BYTES", str(2 
 # How long a claimed assignment stays reserved for the annotator who opened it.
 GOTONG_ASSIGNMENT_LEASE_SECONDS = int(os.environ.get("GOTONG_ASSIGNMENT_LEASE_SECONDS", "1800"))
 
+# A judging plan of at least this many new assignments (PostgreSQL) is stored in blocks of about
+# GOTONG_PLAN_BLOCK_SLOTS slots and written into the assignment table as judges reach it
+# (annotation.services.planned_blocks); smaller plans are written at once.
+GOTONG_PLAN_BLOCKS_FROM = int(os.environ.get("GOTONG_PLAN_BLOCKS_FROM", "50000"))
+GOTONG_PLAN_BLOCK_SLOTS = int(os.environ.get("GOTONG_PLAN_BLOCK_SLOTS", "1000"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
