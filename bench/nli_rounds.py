@@ -2,7 +2,8 @@
 
 Fills an expert nli project with 20,000 premises (one writer each, 200 annotators) and 120,000
 approved hypotheses (six per premise, two per label), then measures:
-- round1_plan_seconds: judging_plan (round 1: two validators per pair, never the author; 240,000 rows);
+- round1_plan_seconds: judging_plan (round 1: two validators per pair, never the author; 240,000 slots,
+  stored in blocks); round1_write_rest_seconds: all of them written into the assignment table at once;
 - round2_plan_seconds: judging_plan_next_rounds once every round-1 label is in (simulated, seeded,
   written with COPY): the gold decision of every pair, then one more validator for each contested pair;
 - report_seconds: the nli report as the `report` command computes it: the project's rows read from the
@@ -246,10 +247,18 @@ def timed_plan(function, project):
 
         return wrapper
 
-    originals = (judging.plan_balanced, judging._insert_judge_assignments, qc.gold.gold_recompute_outcomes)
+    originals = (
+        judging.plan_balanced,
+        judging._insert_judge_assignments,
+        qc.gold.gold_recompute_outcomes,
+        judging.plan_balanced_columns,
+        judging.planned_blocks_save,
+    )
     judging.plan_balanced = timing("planner", originals[0])
     judging._insert_judge_assignments = timing("copy", originals[1])
     qc.gold.gold_recompute_outcomes = timing("gold_decisions", originals[2])
+    judging.plan_balanced_columns = timing("planner", originals[3])
+    judging.planned_blocks_save = timing("blocks", originals[4])
     try:
         started = time.perf_counter()
         with transaction.atomic():  # the service's own atomic block becomes a savepoint: commit timed apart
@@ -258,7 +267,13 @@ def timed_plan(function, project):
         total = time.perf_counter() - started
         parts["commit"] = round(time.perf_counter() - committing, 3)
     finally:
-        judging.plan_balanced, judging._insert_judge_assignments, qc.gold.gold_recompute_outcomes = originals
+        (
+            judging.plan_balanced,
+            judging._insert_judge_assignments,
+            qc.gold.gold_recompute_outcomes,
+            judging.plan_balanced_columns,
+            judging.planned_blocks_save,
+        ) = originals
     parts["reads_and_rest"] = round(total - sum(parts.values()), 3)
     return result, total, parts
 
@@ -298,6 +313,13 @@ def main() -> None:
 
     round1, round1_seconds, round1_parts = timed_plan(judging_plan, project)
     log(f"round 1 planned: {round1.created} assignments, {round1.items} pairs, {round1_seconds:.2f}s {round1_parts}")
+    # A big round 1 waits in blocks, written as validators reach them (annotation.services.planned_blocks);
+    # the simulated answers below need every row, so they are all written now, timed apart.
+    from annotation.services.planned_blocks import planned_blocks_write_all
+
+    started = time.perf_counter()
+    planned_blocks_write_all(project_id=project_id)
+    round1_write_rest_seconds = time.perf_counter() - started
     labels = {1: answer_round(project_id, 1, agree=args.agree, seed=args.seed)}
     log(f"round 1 answered: {labels[1]} labels")
 
@@ -330,6 +352,7 @@ def main() -> None:
         "labels_by_round": {str(n): count for n, count in labels.items()},
         "round1_plan_seconds": round(round1_seconds, 3),
         "round1_plan_breakdown": round1_parts,
+        "round1_write_rest_seconds": round(round1_write_rest_seconds, 3),
         "round2_plan_seconds": round(round2_seconds, 3),
         "round2_plan_breakdown": round2_parts,
         "round3_plan_seconds": round(round3_seconds, 3),

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from annotation.planning import PlanningError, Unit, loads_by_group, plan_balanced
+from annotation.planning import PlanningError, Unit, loads_by_group, plan_balanced, plan_balanced_columns
 
 
 def _units(groups: int, per_group: int) -> list[Unit]:
@@ -165,3 +165,22 @@ def test_the_heap_chooses_what_sorting_every_unit_chooses(seed, monkeypatch):
 
     assert fast == plain
     assert len(fast) > 0
+
+
+def test_the_columns_are_the_slots_in_queue_order():
+    units = _units(3, 4)  # 12 units
+    excluded = {u.id: {u.id % 5 + 1} for u in units}
+    args = {"units": units, "workers": [1, 2, 3, 4, 5], "per_unit": 4, "seed": 9, "excluded": excluded}
+
+    unit_ids, worker_ids = plan_balanced_columns(**args)
+
+    assert [tuple(s) for s in plan_balanced(**args)] == [
+        (u, w, position) for position, (u, w) in enumerate(zip(unit_ids, worker_ids, strict=True))
+    ]
+    assert len(unit_ids) == 48
+    # A unit's slots are consecutive (the blocks of a big plan keep whole units), each worker once.
+    starts = [n for n in range(len(unit_ids)) if n == 0 or unit_ids[n] != unit_ids[n - 1]]
+    assert [unit_ids[n] for n in starts] == list(dict.fromkeys(unit_ids)) and len(starts) == 12
+    assert all(
+        len(set(worker_ids[n : n + 4])) == 4 and excluded[unit_ids[n]].isdisjoint(worker_ids[n : n + 4]) for n in starts
+    )
