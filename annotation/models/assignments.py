@@ -112,6 +112,8 @@ class AssignmentTally(models.Model):
     bulk plans and raw SQL included, at the cost of one grouped upsert per statement. Counting a judge's
     rows instead took 24 ms per request at 83,000 open assignments. Other databases (the SQLite demo)
     have no tallies and count. No foreign keys: a deleted project's rows drop to zero with its assignments.
+    One status is not an assignment's: "planned", the slots of a big plan waiting in PlannedBlock rows,
+    kept by annotation.services.planned_blocks as it stores and writes them.
     """
 
     project = models.ForeignKey(

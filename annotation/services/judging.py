@@ -279,11 +279,12 @@ def _enter_round(project: Project, item_ids: list[int], round_: int, *, everythi
 def _next_position(project_id: int, kind: str) -> int:
     # New work queues after the work already handed out, and after the slots a big plan has not written yet.
     if connection.vendor == "postgresql":
+        assignments, blocks = (connection.ops.quote_name(m._meta.db_table) for m in (Assignment, PlannedBlock))
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT GREATEST((SELECT max(position) + 1 FROM {Assignment._meta.db_table} "
+                f"SELECT GREATEST((SELECT max(position) + 1 FROM {assignments} "
                 "WHERE project_id = %(project)s AND kind = %(kind)s), "
-                f"(SELECT max(first_position + slots) FROM {PlannedBlock._meta.db_table} "
+                f"(SELECT max(first_position + slots) FROM {blocks} "
                 "WHERE project_id = %(project)s AND kind = %(kind)s))",
                 {"project": project_id, "kind": kind},
             )

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from annotation.models import Assignment, AssignmentTally, Item, PlannedBlock
@@ -132,10 +133,12 @@ def planned_slots_per_item(*, project_id: int, kind: str) -> Counter:
 def _write(project_id: int, kind: str, block_ids: list[int]) -> None:
     """The blocks' slots as pending assignments, then the blocks gone and the planned tallies lowered.
 
-    The insert's statement trigger raises the judges' pending tallies. An item no longer in judging,
-    or whose author is now the judge, is left out; ON CONFLICT DO NOTHING keeps a row written since
-    (the pair item/judge is unique) as it is."""
+    The insert's statement trigger raises the judges' pending tallies. An item no longer in judging (or
+    deleted), a judge whose account was deleted, or an item whose author is now the judge, is left out,
+    as a plan written at once would have lost or cancelled those rows; ON CONFLICT DO NOTHING keeps a
+    row written since (the pair item/judge is unique) as it is."""
     assignment, block, item = _table(Assignment), _table(PlannedBlock), _table(Item)
+    user = _table(get_user_model())
     slots = (
         f"SELECT b.round, b.first_position + s.ord - 1 AS position, s.item_id, s.user_id FROM {block} b, "
         "unnest(b.item_ids::bigint[], b.user_ids::bigint[]) WITH ORDINALITY AS s(item_id, user_id, ord) "
@@ -146,7 +149,7 @@ def _write(project_id: int, kind: str, block_ids: list[int]) -> None:
             f"INSERT INTO {assignment} (project_id, user_id, kind, round, target_item_id, target_author_id, "
             "status, position, created_at) "
             f"SELECT %(project)s, s.user_id, %(kind)s, s.round, s.item_id, i.author_id, %(pending)s, s.position, "
-            f"now() FROM ({slots}) s JOIN {item} i ON i.id = s.item_id "
+            f"now() FROM ({slots}) s JOIN {item} i ON i.id = s.item_id JOIN {user} u ON u.id = s.user_id "
             "WHERE i.status = ANY(%(judgeable)s) AND i.author_id IS DISTINCT FROM s.user_id "
             "ORDER BY s.position ON CONFLICT DO NOTHING",
             {

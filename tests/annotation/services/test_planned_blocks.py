@@ -273,3 +273,18 @@ def test_judges_claiming_at_once_while_blocks_wait_never_share_a_unit(settings):
         sum(n for n in AssignmentTally.objects.filter(project=world.project, kind="answer").values_list("n", flat=True))
         == SLOTS
     )
+
+
+def test_the_slots_of_a_deleted_account_are_dropped_when_their_block_is_written(settings):
+    lazy, _ = plan_both(settings, extra=2)
+    gone = lazy.people[4]  # an extra annotator: wrote no item, so the account can be deleted
+    planned_for_gone = AssignmentTally.objects.get(project=lazy.project, user=gone, status=PLANNED).n
+    gone.delete()
+    lazy.people.remove(gone)
+
+    handed = answer_everything_through_the_api(lazy)
+
+    assert planned_for_gone == 12
+    assert sum(len(items) for items in handed.values()) == SLOTS - planned_for_gone
+    assert PlannedBlock.objects.filter(project=lazy.project).count() == 0
+    assert Assignment.objects.filter(project=lazy.project, kind="answer").count() == SLOTS - planned_for_gone
