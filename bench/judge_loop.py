@@ -292,6 +292,7 @@ def summarize(samples: list[Sample]) -> dict:
         times = sorted(s.server_ms for s in group)
         out[f"{name}_p50_ms"] = round(percentile(times, 50), 2)
         out[f"{name}_p95_ms"] = round(percentile(times, 95), 2)
+        out[f"{name}_max_ms"] = round(times[-1], 2)  # a next that wrote planned blocks shows here
         out[f"{name}_queries"] = sorted({s.queries for s in group})
     return out
 
@@ -496,6 +497,7 @@ def main() -> None:
         "plan_seconds": big["plan_seconds"],
         "plan_copy_ratio": big["plan_copy_ratio"],
         "copy_rows_per_second": big["copy_rows_per_second"],
+        "next_max_ms": big["next_max_ms"],
         "blocks_left": big["blocks_left"],
         "write_rest_seconds": big["write_rest_seconds"],
         "gold_seconds": big["gold_seconds"],

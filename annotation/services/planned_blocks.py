@@ -84,10 +84,15 @@ def planned_blocks_write_for(*, project_id: int, kind: str, user_id: int) -> boo
             project_id=project_id, user_id=user_id, kind=kind, status=Assignment.Status.PENDING
         )
         while mine[:CLAIMS_AT_ONCE].count() < CLAIMS_AT_ONCE:
-            block = PlannedBlock.objects.filter(project_id=project_id, kind=kind).order_by("first_position").first()
-            if block is None:
+            block_id = (
+                PlannedBlock.objects.filter(project_id=project_id, kind=kind)
+                .order_by("first_position")
+                .values_list("pk", flat=True)
+                .first()
+            )
+            if block_id is None:
                 return mine.exists()
-            _write(project_id, kind, [block.pk])
+            _write(project_id, kind, [block_id])
     return True
 
 
@@ -109,10 +114,6 @@ def planned_blocks_write_all(*, project_id: int, kind: str | None = None) -> int
             _write(project_id, block_kind, ids)
             written += len(ids)
     return written
-
-
-def planned_blocks_waiting(*, project_id: int, kind: str) -> bool:
-    return PlannedBlock.objects.filter(project_id=project_id, kind=kind).exists()
 
 
 def planned_slots_per_item(*, project_id: int, kind: str) -> Counter:
