@@ -288,3 +288,33 @@ def test_the_slots_of_a_deleted_account_are_dropped_when_their_block_is_written(
     assert sum(len(items) for items in handed.values()) == SLOTS - planned_for_gone
     assert PlannedBlock.objects.filter(project=lazy.project).count() == 0
     assert Assignment.objects.filter(project=lazy.project, kind="answer").count() == SLOTS - planned_for_gone
+
+
+def test_next_costs_its_usual_queries_while_blocks_wait_and_a_few_more_once_a_block(
+    settings, django_assert_max_num_queries
+):
+    from tests.api.test_judging_query_counts import MAX_QUERIES_NEXT
+
+    settings.GOTONG_PLAN_BLOCKS_FROM = 1
+    settings.GOTONG_PLAN_BLOCK_SLOTS = 60  # 20 items: the judge gets 14 or 15 of them, one block is enough
+    world = make_world(slug="q-blocks", items_per_author=6)
+    assignment_plan_cross_answers(project=world.project, seed=SEED)
+    judge = world.people[0]
+    client, base = client_for(judge), f"/api/projects/{world.project.slug}/answers"
+    first_block = PlannedBlock.objects.get(project=world.project, first_position=0)
+    theirs = first_block.user_ids.strip("{}").split(",").count(str(judge.pk))
+
+    # The usual next, then: the lock, the judge's pending units counted (up to 8), the first block's id, its
+    # rows written, the block dropped with the tallies lowered, counted again, the claim again, and the
+    # savepoint and its release that the test's transaction adds around the write.
+    with django_assert_max_num_queries(MAX_QUERIES_NEXT + 9):
+        writing = client.post(f"{base}/next/", {}, format="json")
+    client.post(f"{base}/{writing.json()['id']}/", {"answer": "A"}, format="json")
+    with django_assert_max_num_queries(MAX_QUERIES_NEXT):
+        usual = client.post(f"{base}/next/", {}, format="json")
+
+    assert (writing.status_code, usual.status_code) == (200, 200)
+    assert list(PlannedBlock.objects.filter(project=world.project).values_list("first_position", flat=True)) == [60]
+    assert Assignment.objects.filter(project=world.project, kind="answer").count() == 60
+    assert theirs >= 8
+    assert Assignment.objects.filter(project=world.project, user=judge, kind="answer").count() == theirs
