@@ -352,13 +352,9 @@ def main() -> None:
 
     plan, plan_seconds, breakdown = timed_plan(project, args.seed)
     log(f"planned {plan.created} answer assignments in {plan_seconds:.2f}s ({breakdown})")
-    # A big plan waits in blocks, written as judges reach them (annotation.services.planned_blocks); the
-    # simulated answers below need every row, so they are all written now, timed apart.
-    from annotation.services.planned_blocks import planned_blocks_write_all
+    from bench._common import write_planned_blocks  # importable once _setup_django put the repository on the path
 
-    started = time.perf_counter()
-    planned_blocks_write_all(project_id=project.pk)
-    write_rest_seconds = time.perf_counter() - started
+    write_rest_seconds = write_planned_blocks(project.pk)  # the simulated answers below need every row
 
     answers = answer_everything(project_id, args.seed)
     log(f"answered: {answers} judgments")

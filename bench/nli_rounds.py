@@ -39,6 +39,7 @@ from bench._common import (  # noqa: E402 - the path above makes the repository 
     migrate,
     recreate_database,
     setup_django,
+    write_planned_blocks,
 )
 
 SLUG = "bench-nli"
@@ -313,13 +314,7 @@ def main() -> None:
 
     round1, round1_seconds, round1_parts = timed_plan(judging_plan, project)
     log(f"round 1 planned: {round1.created} assignments, {round1.items} pairs, {round1_seconds:.2f}s {round1_parts}")
-    # A big round 1 waits in blocks, written as validators reach them (annotation.services.planned_blocks);
-    # the simulated answers below need every row, so they are all written now, timed apart.
-    from annotation.services.planned_blocks import planned_blocks_write_all
-
-    started = time.perf_counter()
-    planned_blocks_write_all(project_id=project_id)
-    round1_write_rest_seconds = time.perf_counter() - started
+    round1_write_rest_seconds = write_planned_blocks(project_id)  # the simulated answers below need every row
     labels = {1: answer_round(project_id, 1, agree=args.agree, seed=args.seed)}
     log(f"round 1 answered: {labels[1]} labels")
 

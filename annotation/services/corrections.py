@@ -17,11 +17,10 @@ from django.utils.translation import gettext
 from annotation import limits
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment, Membership
+from annotation.models.items import JUDGEABLE
 
 REVIEWER_ROLES = (Membership.Role.REVIEWER, Membership.Role.ADMIN)
 OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
-# Approved by QC, in judging or decided (the judging engine's JUDGEABLE).
-IN_JUDGING = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)
 SENT = "sent"
 
 
@@ -57,7 +56,7 @@ def correction_send_to_author(*, judgment_id: int, reviewer: AbstractBaseUser, n
         raise IllegalTransition(gettext("This judgment flags no error."))
     if flags.get("correction_status") == SENT:
         raise IllegalTransition(gettext("This correction was already sent to the author."))
-    if item.status not in IN_JUDGING:
+    if item.status not in JUDGEABLE:
         raise IllegalTransition(
             gettext("Only an approved item can be sent back; this one is %(get_status_display)s.")
             % {"get_status_display": item.get_status_display().lower()}

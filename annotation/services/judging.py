@@ -16,8 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, Max
+from django.db.models import Count, F, IntegerField, Max, Subquery
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -277,20 +278,22 @@ def _enter_round(project: Project, item_ids: list[int], round_: int, *, everythi
 
 
 def _next_position(project_id: int, kind: str) -> int:
-    # New work queues after the work already handed out, and after the slots a big plan has not written yet.
-    if connection.vendor == "postgresql":
-        assignments, blocks = (connection.ops.quote_name(m._meta.db_table) for m in (Assignment, PlannedBlock))
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT GREATEST((SELECT max(position) + 1 FROM {assignments} "
-                "WHERE project_id = %(project)s AND kind = %(kind)s), "
-                f"(SELECT max(first_position + slots) FROM {blocks} "
-                "WHERE project_id = %(project)s AND kind = %(kind)s))",
-                {"project": project_id, "kind": kind},
-            )
-            return cursor.fetchone()[0] or 0
-    top = Assignment.objects.filter(project_id=project_id, kind=kind).aggregate(top=Max("position"))["top"]
-    return 0 if top is None else top + 1
+    """New work queues after the work already handed out, and after the slots a big plan has not written
+    yet (annotation.services.planned_blocks): one query."""
+    after_rows = Assignment.objects.filter(project_id=project_id, kind=kind).values("project_id")
+    after_blocks = PlannedBlock.objects.filter(project_id=project_id, kind=kind).values("project_id")
+    return (
+        Project.objects.filter(pk=project_id)
+        .values_list(
+            Greatest(
+                Coalesce(Subquery(after_rows.annotate(top=Max("position") + 1).values("top")), 0),
+                Coalesce(Subquery(after_blocks.annotate(top=Max(F("first_position") + F("slots"))).values("top")), 0),
+                output_field=IntegerField(),
+            ),
+            flat=True,
+        )
+        .get()
+    )
 
 
 def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> list[Assignment]:

@@ -117,9 +117,8 @@ def planned_blocks_write_all(*, project_id: int, kind: str | None = None) -> int
 
 
 def planned_slots_per_item(*, project_id: int, kind: str) -> Counter:
-    """item id -> slots planned in blocks and not written yet, for items still in judging."""
-    if connection.vendor != "postgresql":
-        return Counter()
+    """item id -> slots planned in blocks and not written yet, for items still in judging (PostgreSQL:
+    only it has blocks)."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT s.item_id, count(*) FROM {_table(PlannedBlock)} b, "
