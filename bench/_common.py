@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from bench.goals import judge
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # One object representing "no password": bench users log in with force_login. Hashing a real password
@@ -101,6 +103,32 @@ def copy_table(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
             copy.write_row(row)
             count += 1
     return count
+
+
+def copy_rate(rows: int = 100_000) -> float:
+    """Rows per second of a plain COPY into an index-free scratch table shaped like an item version: the
+    machine's yardstick, printed by every bench as `copy_rows_per_second` so figures compare across machines.
+    Benches that write rows in bulk copy as many; the others a fixed 100,000 (a few thousand rows would
+    measure the statement's start-up more than the copying)."""
+    from django.db import connection, transaction
+
+    payload = json.dumps({"question": "Apa makanan khas Lebaran?", "choices": ["a", "b", "c", "d", "e"]})
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("CREATE TEMP TABLE bench_scratch (id integer, number integer, payload jsonb, note text)")
+        started = time.perf_counter()
+        copy_table(
+            "bench_scratch", ["id", "number", "payload", "note"], ((i, 1, payload, "bench") for i in range(rows))
+        )
+        seconds = time.perf_counter() - started
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE bench_scratch")
+    return rows / seconds
+
+
+def emit_judged(name: str, result: dict[str, Any]) -> None:
+    """The final stdout line with the goals of bench/goals.py judged (`goals`, `goals_met`)."""
+    emit({**result, **judge(name, result)})
 
 
 def write_planned_blocks(project_id: int) -> float:

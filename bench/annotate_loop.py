@@ -50,9 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402
     UNUSABLE_PASSWORD,
+    copy_rate,
     copy_rows,
     database_url_or_exit,
-    emit,
+    emit_judged,
     log,
     log_in,
     migrate,
@@ -316,7 +317,8 @@ def main() -> None:
     finally:
         server.close()
     log(f"{len(samples)} requests in {seconds:.1f} s")
-    emit(
+    emit_judged(
+        "annotate_loop",
         {
             "plan_seconds": round(plan_seconds, 3),
             **summarize(samples),
@@ -329,7 +331,8 @@ def main() -> None:
             "requests_per_second": round(len(samples) / seconds, 1),
             "load_average_1m": round(os.getloadavg()[0], 2),
             "project": slug,
-        }
+            "copy_rows_per_second": round(copy_rate()),
+        },
     )
 
 

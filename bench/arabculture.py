@@ -25,7 +25,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import database_url_or_exit, emit, log, migrate, recreate_database, setup_django  # noqa: E402
+from bench._common import (  # noqa: E402
+    copy_rate,
+    database_url_or_exit,
+    emit_judged,
+    log,
+    migrate,
+    recreate_database,
+    setup_django,
+)
 
 SLUG = "bench-arabculture"
 WRONG_TARGET = 418  # 3,900 -> 3,482 (the paper)
@@ -185,7 +193,8 @@ def main() -> None:
         (again,) = list(second.rglob("*.jsonl"))
         figures["export_import_lossless"] = exported.read_bytes() == again.read_bytes()
     figures["total_seconds"] = round(time.perf_counter() - started, 1)
-    emit(figures)
+    figures["copy_rows_per_second"] = round(copy_rate())
+    emit_judged("arabculture", figures)
 
 
 if __name__ == "__main__":

@@ -35,14 +35,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench._common import database_url_or_exit, emit, log, migrate, recreate_database  # noqa: E402
+from bench._common import copy_rate, database_url_or_exit, emit_judged, log, migrate, recreate_database  # noqa: E402
 from bench.llm_runs import cpu_seconds, start_workers, wait_ready  # noqa: E402
-from bench.nli_rounds import copy_rate  # noqa: E402
 
 LIMIT = 32
 DELAY_MS = 50
 TEMPLATES = ["question_choices", "helm"]
-GOALS = {"ratio": 0.85, "leaderboard_ms": 300}
 
 
 def make_project(items: int):
@@ -197,15 +195,13 @@ def main() -> None:
             "report_accuracy": report["accuracy"],
             "report_predictions": report["predictions"],
             "copy_rows_per_second": round(copy_rate(predictions)),
-            "goals": GOALS,
         }
-        result["goals_met"] = result["ratio"] >= GOALS["ratio"] and result["leaderboard_ms"] < GOALS["leaderboard_ms"]
     finally:
         for proc in procs:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
         server.stop()
-    emit(result)
+    emit_judged("benchmark_runs", result)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ Fills a project with 100,000 approved csqa items written by 1,000 annotators, th
 - conflicts_seconds: the answerer x creator conflict matrix (qc.reports.conflicts_for_project);
 - export_items_per_second / export_peak_mb: qc.exports.gold_export to JSON Lines, each item with its
   five answers, run in a fresh child process so its peak resident memory (VmHWM) is the export's.
-Goals: planning < 10 s, alpha < 2 s, export >= 20,000 items/s with peak memory < 300 MB.
+Goals (bench/goals.py): planning < 10 s, alpha < 2 s, export >= 20,000 items/s with peak memory < 300 MB.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench5 .venv/bin/python bench/crossanswer.py
 
@@ -22,61 +22,35 @@ import argparse
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import (  # noqa: E402 - the path above makes the repository importable
+    copy_rate,
+    copy_table,
+    database_url_or_exit,
+    emit_judged,
+    log,
+    peak_rss_mb,
+    recreate_database,
+    setup_django,
+    write_planned_blocks,
+)
+
 SLUG = "bench-crossanswer"
 LABELS = "ABCDE"
 CATEGORIES = ["culinary", "place", "culture", "history", "activity"]
-GOALS = {"plan_seconds": 10.0, "alpha_seconds": 2.0, "export_items_per_second": 20_000, "export_peak_mb": 300.0}
 
 
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def _database_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("bench/crossanswer.py needs PostgreSQL: set DATABASE_URL=postgres://.../gotong_bench5")
-    return url
-
-
-def _recreate_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if "bench" not in name:
-        sys.exit(f"Refusing to drop {name!r}: the benchmark only re-creates databases whose name contains 'bench'.")
-    admin = parts._replace(path="/postgres", scheme="postgresql").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def _setup_django() -> None:
-    sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+def setup_django_without_broker() -> None:
+    # Tasks run in-process here even when the shell exports a REDIS_URL: no worker is part of this bench.
     os.environ["REDIS_URL"] = ""
-    import django
-
-    django.setup()
-
-
-def _copy(table: str, columns: list[str], rows) -> None:
-    from django.db import connection
-
-    names = ", ".join(connection.ops.quote_name(c) for c in columns)  # "group" is an SQL keyword
-    with connection.cursor() as cursor, cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
+    setup_django()
 
 
 def fill(*, items: int, annotators: int, seed: int) -> int:
@@ -96,7 +70,7 @@ def fill(*, items: int, annotators: int, seed: int) -> int:
         project = project_create(
             creator=admin, name="Bench cross-answer", slug=SLUG, task_type="csqa", languages=[{"code": "id"}]
         )
-        _copy(
+        copy_table(
             user_table,
             [
                 "password",
@@ -114,25 +88,25 @@ def fill(*, items: int, annotators: int, seed: int) -> int:
         users = dict(get_user_model().objects.filter(username__startswith="bench-w").values_list("username", "pk"))
         ids = [users[f"bench-w{n}"] for n in range(1, annotators + 1)]
         regions = [f"Region {n % 12}" for n in range(annotators)]
-        _copy(
+        copy_table(
             Membership._meta.db_table,
             ["project_id", "user_id", "role", "is_active", "is_imported", "code", "group", "countries", "joined_at"],
             ((project.pk, uid, "annotator", True, False, f"W{n + 1}", "", "[]", now) for n, uid in enumerate(ids)),
         )
         membership_of = dict(Membership.objects.filter(project=project).values_list("user_id", "pk"))
-        _copy(
+        copy_table(
             AnnotatorProfile._meta.db_table,
             ["membership_id", "native_languages", "region", "country", "ethnicity", "education", "screening_answers"],
             ((membership_of[uid], "id", regions[n], "Indonesia", "", "", "{}") for n, uid in enumerate(ids)),
         )
         cats = [Category.objects.create(project=project, name=name) for name in CATEGORIES]
-        _copy(
+        copy_table(
             Concept._meta.db_table,
             ["project_id", "category_id", "name", "translations"],
             ((project.pk, cats[i % 5].pk, f"konsep {i}", "{}") for i in range(items)),
         )
         concepts = list(Concept.objects.filter(project=project).order_by("pk").values_list("pk", "category_id"))
-        _copy(
+        copy_table(
             Item._meta.db_table,
             [
                 "project_id",
@@ -152,7 +126,7 @@ def fill(*, items: int, annotators: int, seed: int) -> int:
             ),
         )
         item_ids = list(Item.objects.filter(project=project).order_by("pk").values_list("pk", "author_id"))
-        _copy(
+        copy_table(
             ItemVersion._meta.db_table,
             ["item_id", "number", "payload", "created_by_id", "created_at", "note", "justification", "submitted_at"],
             (
@@ -231,7 +205,7 @@ def answer_everything(project_id: int, seed: int) -> int:
             )
 
     with transaction.atomic():
-        _copy(
+        copy_table(
             Judgment._meta.db_table,
             [
                 "project_id",
@@ -300,7 +274,7 @@ def timed_plan(project, seed: int):
 
 def export_child(out_dir: str) -> None:
     """Run in a fresh process: export and report its own time and peak resident memory."""
-    _setup_django()
+    setup_django_without_broker()
     from annotation.models import Project
     from qc.exports import gold_export
 
@@ -308,19 +282,7 @@ def export_child(out_dir: str) -> None:
     started = time.perf_counter()
     result = gold_export(project=project, fmt="jsonl", out_dir=out_dir)
     seconds = time.perf_counter() - started
-    print(json.dumps({"items": result.items, "seconds": seconds, "peak_mb": _peak_rss_mb()}))
-
-
-def _peak_rss_mb() -> float:
-    """This process's peak resident memory. VmHWM, not getrusage: Linux carries ru_maxrss across exec,
-    so a child started from a big parent would report the parent's size."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"items": result.items, "seconds": seconds, "peak_mb": peak_rss_mb()}))
 
 
 def main() -> None:
@@ -334,9 +296,8 @@ def main() -> None:
         export_child(args.export_child)
         return
 
-    url = _database_url()
-    _recreate_database(url)
-    _setup_django()
+    recreate_database(database_url_or_exit())
+    setup_django_without_broker()
     from django.core.management import call_command
 
     from annotation.models import Project
@@ -352,8 +313,6 @@ def main() -> None:
 
     plan, plan_seconds, breakdown = timed_plan(project, args.seed)
     log(f"planned {plan.created} answer assignments in {plan_seconds:.2f}s ({breakdown})")
-    from bench._common import write_planned_blocks  # importable once _setup_django put the repository on the path
-
     write_rest_seconds = write_planned_blocks(project.pk)  # the simulated answers below need every row
 
     answers = answer_everything(project_id, args.seed)
@@ -406,15 +365,8 @@ def main() -> None:
         "export_peak_mb": round(export["peak_mb"], 1),
         "export_mb_written": round(export_bytes / 2**20, 1),
     }
-    met = {
-        "plan_seconds": result["plan_seconds"] < GOALS["plan_seconds"],
-        "alpha_seconds": result["alpha_seconds"] < GOALS["alpha_seconds"],
-        "export_items_per_second": result["export_items_per_second"] >= GOALS["export_items_per_second"],
-        "export_peak_mb": result["export_peak_mb"] < GOALS["export_peak_mb"],
-    }
-    result["goals"] = met
-    result["goals_met"] = all(met.values())
-    print(json.dumps(result), flush=True)
+    result["copy_rows_per_second"] = round(copy_rate(answers))
+    emit_judged("crossanswer", result)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import's own peak resident memory (VmHWM) is measured. The import includes every
 two streamed passes over the file, the gold decisions, COPY of items, versions, answers and decisions,
 and the commit.
 For scale, the same run also times a plain COPY of as many rows (items + answers) into a scratch table.
-Goals: at least 10,000 items/s (with their answers) and a peak under 300 MB.
+Goals (bench/goals.py): at least 10,000 items/s (with their answers) and a peak under 300 MB.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench_import .venv/bin/python bench/import_items.py
 
@@ -29,8 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402
+    copy_rate,
     database_url_or_exit,
-    emit,
+    emit_judged,
     log,
     migrate,
     peak_rss_mb,
@@ -42,7 +43,6 @@ SLUG = "bench-import"
 CODES = [f"W{n}" for n in range(1, 7)]
 LABELS = "ABCDE"
 CATEGORIES = ["culinary", "place", "culture", "history", "activity"]
-GOALS = {"items_per_second": 10_000, "peak_mb": 300.0}
 
 
 def write_file(path: Path, *, items: int, seed: int) -> int:
@@ -74,22 +74,6 @@ def write_file(path: Path, *, items: int, seed: int) -> int:
             out.write(("," if i else "") + json.dumps(row, ensure_ascii=False) + "\n")
         out.write("]\n")
     return answers
-
-
-def copy_scratch(rows: int) -> float:
-    """Rows per second of a plain COPY into a scratch table (the machine's yardstick)."""
-    from django.db import connection, transaction
-
-    line = '{}\t{}\t{}\t{{"answer": "A"}}\n'
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE bench_scratch (id bigint, item bigint, person bigint, value jsonb)")
-        started = time.perf_counter()
-        with cursor.copy("COPY bench_scratch (id, item, person, value) FROM STDIN") as copy:
-            for start in range(0, rows, 5000):
-                copy.write("".join(line.format(n, n // 5, n % 6) for n in range(start, min(rows, start + 5000))))
-        seconds = time.perf_counter() - started
-        cursor.execute("DROP TABLE bench_scratch")
-    return rows / seconds
 
 
 def import_child(path: str) -> None:
@@ -161,8 +145,8 @@ def main() -> None:
             sys.exit(f"the import failed:\n{child.stderr[-4000:]}")
         result = json.loads(child.stdout.strip().splitlines()[-1])
     log(f"imported {result['items']} items, {result['answers']} answers in {result['seconds']:.1f}s")
-    copy_rate = copy_scratch(result["items"] + result["answers"])
-    log(f"plain COPY: {copy_rate:,.0f} rows/s")
+    rate = copy_rate(result["items"] + result["answers"])
+    log(f"plain COPY: {rate:,.0f} rows/s")
     seconds = result["seconds"]
     figures = {
         "items": result["items"],
@@ -177,13 +161,9 @@ def main() -> None:
         "items_per_second": round(result["items"] / seconds),
         "answers_per_second": round(result["answers"] / seconds),
         "peak_mb": round(result["peak_mb"], 1),
-        "copy_rows_per_second": round(copy_rate),
+        "copy_rows_per_second": round(rate),
     }
-    figures["goals_met"] = {
-        "items_per_second": figures["items_per_second"] >= GOALS["items_per_second"],
-        "peak_mb": figures["peak_mb"] < GOALS["peak_mb"],
-    }
-    emit(figures)
+    emit_judged("import_items", figures)
 
 
 if __name__ == "__main__":

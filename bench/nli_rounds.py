@@ -12,7 +12,7 @@ approved hypotheses (six per premise, two per label), then measures:
   web or worker process that has served one report (a cold import adds ~1.2 s once per process);
 - copy_rows_per_second: a plain COPY of 120,000 rows into a scratch table, in the same run, so the
   figures can be compared across machines.
-Goals: each plan < 5 s, the report < 5 s.
+Goals (bench/goals.py): each plan < 5 s, the report < 5 s.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench_nli .venv/bin/python bench/nli_rounds.py
 
@@ -32,9 +32,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402 - the path above makes the repository importable
+    copy_rate,
     copy_table,
     database_url_or_exit,
-    emit,
+    emit_judged,
     log,
     migrate,
     recreate_database,
@@ -45,7 +46,6 @@ from bench._common import (  # noqa: E402 - the path above makes the repository 
 SLUG = "bench-nli"
 SOURCES = ("wiki", "news", "web")
 LABELS = ("entailment", "neutral", "contradiction")
-GOALS = {"round1_plan_seconds": 5.0, "round2_plan_seconds": 5.0, "report_seconds": 5.0}
 _VOCABULARY = (
     "kota pulau jalan sungai gunung pasar sekolah rumah sakit desa warga pemerintah presiden menteri "
     "tahun bulan hari pagi malam hujan panas angin laut kapal pesawat kereta mobil motor harga beras "
@@ -203,24 +203,6 @@ def answer_round(project_id: int, round_: int, *, agree: float, seed: int) -> in
     return len(rows)
 
 
-def copy_rate(rows: int) -> float:
-    """Rows per second of a plain COPY into a scratch table shaped like an item's version."""
-    from django.db import connection, transaction
-
-    payload = json.dumps({"hypothesis": "Kota itu berada di pulau yang besar.", "label": "entailment", "tags": []})
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("CREATE TEMP TABLE bench_scratch (id integer, number integer, payload jsonb, note text)")
-        started = time.perf_counter()
-        copy_table(
-            "bench_scratch", ["id", "number", "payload", "note"], ((i, 1, payload, "bench") for i in range(rows))
-        )
-        seconds = time.perf_counter() - started
-        with connection.cursor() as cursor:
-            cursor.execute("DROP TABLE bench_scratch")
-    return rows / seconds
-
-
 def timed(function, **kwargs):
     started = time.perf_counter()
     result = function(**kwargs)
@@ -361,8 +343,7 @@ def main() -> None:
         "saving_percent": round(report["saving_percent"], 2),
         "copy_rows_per_second": round(copy_rows_per_second),
     }
-    result["goals_met"] = {name: result[name] < goal for name, goal in GOALS.items()}
-    emit(result)
+    emit_judged("nli_rounds", result)
 
 
 if __name__ == "__main__":

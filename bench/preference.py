@@ -12,7 +12,7 @@ Measures:
 - export_cpu_rows_per_second: the same pairs over the export process's own CPU time (a machine shared with
   other work slows wall-clock figures far more than CPU time);
 - copy_rows_per_second: a plain COPY into a scratch table in the same run (the machine's yardstick).
-Goals: pairs and alpha under 2 s each, export at least 50,000 pairs/s under 300 MB.
+Goals (bench/goals.py): pairs and alpha under 2 s each, export at least 50,000 pairs/s under 300 MB.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench_pref .venv/bin/python bench/preference.py
 
@@ -33,8 +33,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402 - the path above makes the repository importable
+    copy_rate,
     database_url_or_exit,
-    emit,
+    emit_judged,
     log,
     migrate,
     peak_rss_mb,
@@ -49,7 +50,6 @@ CATEGORIES = (
     "analysis", "brainstorming", "coding", "creative writing", "logic",
     "math", "open question", "safety", "summarization", "translation",
 )  # fmt: skip
-GOALS = {"pairs_seconds": 2.0, "alpha_seconds": 2.0, "export_rows_per_second": 50_000, "export_peak_mb": 300.0}
 
 
 def fill(*, prompts: int, raters: int, seed: int) -> None:
@@ -144,20 +144,6 @@ def fill(*, prompts: int, raters: int, seed: int) -> None:
         Judgment.objects.bulk_create(judgments, batch_size=5000)
 
 
-def copy_scratch(rows: int) -> float:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TEMP TABLE bench_scratch (id bigint, item bigint, person bigint, value jsonb)")
-        started = time.perf_counter()
-        with cursor.copy("COPY bench_scratch (id, item, person, value) FROM STDIN") as copy:
-            for i in range(rows):
-                copy.write_row((i, i // 2, i % 20, '{"relevance": 4, "fluency": 5}'))
-        seconds = time.perf_counter() - started
-        cursor.execute("DROP TABLE bench_scratch")
-    return rows / seconds
-
-
 def export_child(out_dir: str) -> None:
     setup_django()
     from annotation.models import Project
@@ -220,7 +206,7 @@ def main() -> None:
         )
     export = json.loads(child.stdout.strip().splitlines()[-1])
     log(f"exported {export['rows']} pairs in {export['seconds']:.2f}s, peak {export['peak_mb']:.0f} MB")
-    copy_rate = copy_scratch(len(pairs) + 2 * args.prompts)
+    rate = copy_rate(len(pairs) + 2 * args.prompts)
     result = {
         "prompts": args.prompts,
         "ratings_per_criterion": sum(len(v["ratings"]) for p in prompts for v in p.ratings),
@@ -233,15 +219,9 @@ def main() -> None:
         "export_cpu_rows_per_second": round(export["rows"] / export["cpu_seconds"]),
         "export_peak_mb": round(export["peak_mb"], 1),
         "export_write_rows_per_second": round(export["rows"] / export["write_seconds"]),
-        "copy_rows_per_second": round(copy_rate),
+        "copy_rows_per_second": round(rate),
     }
-    result["goals_met"] = {
-        "pairs_seconds": result["pairs_seconds"] < GOALS["pairs_seconds"],
-        "alpha_seconds": result["alpha_seconds"] < GOALS["alpha_seconds"],
-        "export_rows_per_second": result["export_rows_per_second"] >= GOALS["export_rows_per_second"],
-        "export_peak_mb": result["export_peak_mb"] < GOALS["export_peak_mb"],
-    }
-    emit(result)
+    emit_judged("preference", result)
 
 
 if __name__ == "__main__":
