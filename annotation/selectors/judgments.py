@@ -6,6 +6,7 @@ judge_item/judge_view keep of the payload (e.g. a question and its options), not
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -93,6 +94,12 @@ class JudgeTask:
     total: int
 
 
+def _object(value: Any) -> Any:
+    """A judgment's value or flags (JSON objects) read inside json_object(): PostgreSQL nests them as
+    objects, SQLite as their JSON text."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
 def judge_task_for(*, project: Project, assignment: Assignment, user: AbstractBaseUser, kind: str) -> JudgeTask:
     """judge_item_for, own_judgment and answer_progress of one judge assignment, in one query on PostgreSQL
     (the judgment and the tallies as subqueries of the item's row): the judging API's next and its
@@ -115,7 +122,7 @@ def judge_task_for(*, project: Project, assignment: Assignment, user: AbstractBa
     task_type_name = project.task_type
     item = _judge_item(row[:6], user=user, task_type_name=task_type_name)
     stored = row[6]
-    own_row = None if stored is None else (stored.get("value"), stored.get("flags"), stored.get("comment"))
+    own_row = None if stored is None else (_object(stored["value"]), _object(stored["flags"]), stored["comment"])
     if tallies:
         done, total = row[7] or 0, row[8] or 0
     else:

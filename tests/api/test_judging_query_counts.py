@@ -35,6 +35,7 @@ def counted_progress(project, user) -> tuple[int, int]:
     return by_status.get("done", 0), sum(n for status, n in by_status.items() if status != "cancelled")
 
 
+@pytest.mark.postgres  # the counts of PostgreSQL's one-statement claim and tallies
 @pytest.mark.parametrize(("items_per_author", "queue"), [(1, 3), (12, 36)])
 def test_next_and_submit_query_counts_do_not_grow_with_the_queue(
     items_per_author, queue, django_assert_max_num_queries

@@ -19,7 +19,7 @@ from annotation.task_types.base import JudgmentInput
 from tests.api.conftest import client_for
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.flow]
 
 JUDGING = [
     tt

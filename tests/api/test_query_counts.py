@@ -14,6 +14,7 @@ MAX_QUERIES_NEXT = 4
 MAX_QUERIES_SUBMIT = 18
 
 
+@pytest.mark.postgres  # the counts of PostgreSQL's one-statement claim and tallies
 @pytest.mark.parametrize("concepts_per_category", [10, 100])
 def test_next_and_submit_query_counts_do_not_grow_with_the_project(
     concepts_per_category, django_assert_max_num_queries

@@ -11,7 +11,7 @@ from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
 from tests.crossanswer_world import make_world
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 
 KEYS = {"A": "1", "B": "2", "C": "3", "D": "4", "E": "5"}
 

@@ -10,7 +10,7 @@ from annotation.services.assignments import assignment_plan_authoring
 from tests.browser.conftest import log_in
 from tests.conftest import make_csqa_project
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 
 OPTIONS = ["Saat Lebaran", "Tengah malam", "Saat hujan deras", "Hari Senin", "Bulan puasa"]
 

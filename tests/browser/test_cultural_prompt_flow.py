@@ -15,7 +15,7 @@ from qc.models import ErrorType
 from tests.annotation.task_types.cultural_prompt.world import make_kalahi_project, pick
 from tests.browser.conftest import log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 
 PARTS = {
     "user": "High school student ako.",

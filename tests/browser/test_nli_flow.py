@@ -14,7 +14,7 @@ from qc.models import GoldDecision
 from tests.browser.conftest import log_in
 from tests.nli_world import PREMISES, SIX, make_nli_project
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 
 KEYS = {"entailment": "e", "neutral": "n", "contradiction": "c"}
 LABELS = {key: label for label, key in KEYS.items()}

@@ -8,7 +8,7 @@ from annotation.models import Assignment, Judgment
 from tests.annotation.task_types.preference.world import make_world, plan
 from tests.browser.conftest import log_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 
 SCORES = [(5, 4), (3, 3), (4, 5), (1, 2), (2, 1)]  # (relevance, fluency) by shown position
 

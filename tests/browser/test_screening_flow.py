@@ -16,7 +16,7 @@ from annotation.services.screening import DEFAULT_CRITERIA, GATE_MESSAGE, screen
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 User = get_user_model()
 PRACTICE = [
     {"question": "ما طعام الإفطار؟", "options": ["فول", "سمك"], "answer": 0, "feedback": "الفول طعام إفطار شائع."}

@@ -13,7 +13,7 @@ from tests.annotation.task_types.sentence_completion.world import TOPICS, make_w
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 
 PREMISE = "يقوم أحمد بتحضير الفول للإفطار"
 COMPLETIONS = ["يتم تناول الفول مع الأرز", "يتم تناول الفول بالخبز", "يتم تناول الفول مع الفواكه"]

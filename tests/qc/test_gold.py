@@ -133,6 +133,7 @@ def test_recompute_in_batches_writes_one_decision_per_item_and_skips_unapproved(
     assert GoldDecision.objects.count() == 7
 
 
+@pytest.mark.postgres  # the COPY path exists on PostgreSQL only
 @pytest.mark.django_db
 def test_copy_save_writes_the_same_rows_as_the_upsert_special_characters_included(monkeypatch):
     from django.db import connection

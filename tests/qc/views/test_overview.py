@@ -133,6 +133,7 @@ def test_report_page_gets_the_same_charts_and_readings(client):
     assert '<td class="reading-note" id="report-alpha-author-reading">alpha 0.462: low agreement</td>' in html
 
 
+@pytest.mark.postgres  # the median is PostgreSQL's percentile_cont; the SQLite demo shows the mean only
 def test_time_spent_per_unit_and_per_annotator_from_assignment_start_to_completion(client):
     csqa = make_csqa_project(slug="times", annotators=3)
     assignment_plan_authoring(project=csqa.project)
