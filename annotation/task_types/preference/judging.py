@@ -33,8 +33,6 @@ POLICY = "preference_both_groups_v1"
 KIND = "rate"
 GROUPS = ("A", "B")
 SCORES = (1, 2, 3, 4, 5)
-
-
 ORDER_SALT = "gotong.preference.shown_order"
 
 
@@ -78,11 +76,18 @@ def judge_item(
 def anonymous_payload(
     payload: dict[str, Any], *, secret: str, seed: int, item_id: int, viewer_id: int
 ) -> dict[str, Any]:
-    """A prompt as someone who may rate shows it (its writer, on the item page and API): the responses in
-    that person's own rating order, text only. Ids, models, runs and pairs stay with reviewers."""
+    """A prompt as it is shown to someone who may rate it (its writer, on the item page and API): the
+    responses in that person's own rating order, text only. Ids, models, runs and pairs stay with reviewers."""
     shown = {key: payload[key] for key in ("prompt", "input", "language") if key in payload}
     shown["responses"] = shown_responses(payload, secret=secret, seed=seed, item_id=item_id, judge_id=viewer_id)
     return shown
+
+
+def _small_number(text: str) -> int | None:
+    """A posted number given as text ("3"), or None. ASCII digits only and at most three of them: int()
+    refuses some Unicode digits ("²") and very long ones, which would be a 500 instead of a 400."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
 
 
 def _score(value: Any) -> int | None:
@@ -90,8 +95,9 @@ def _score(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value if value in SCORES else None
-    if isinstance(value, str) and value.strip().isdigit():
-        return _score(int(value.strip()))
+    if isinstance(value, str):
+        number = _small_number(value)
+        return None if number is None else _score(number)
     return None
 
 
@@ -101,9 +107,9 @@ def _by_position(raw: Any, errors: dict[str, list[str]]) -> list[Any] | None:
     if isinstance(raw, list):
         return raw
     if isinstance(raw, dict):
-        keys = [str(k).strip() for k in raw]
-        if keys and all(k.isdigit() for k in keys) and sorted(int(k) for k in keys) == list(range(1, len(keys) + 1)):
-            return [raw[k] for k in sorted(raw, key=lambda k: int(str(k).strip()))]
+        positions = {_small_number(str(key)): value for key, value in raw.items()}
+        if raw and len(positions) == len(raw) and set(positions) == set(range(1, len(raw) + 1)):
+            return [positions[n] for n in range(1, len(raw) + 1)]
     errors["ratings"] = [
         gettext("Rate the responses by the positions you are shown (1 to %(n)s), never by response id.")
         % {"n": len(raw) if isinstance(raw, list | dict) and raw else MAX_RESPONSES}
@@ -141,8 +147,8 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
             else:
                 ratings.append(scores)  # type: ignore[arg-type]
     best = value.get("best")
-    if isinstance(best, str) and best.strip().isdigit():
-        best = int(best.strip())
+    if isinstance(best, str):
+        best = _small_number(best)
     if isinstance(best, bool) or not isinstance(best, int) or not (raw and 1 <= best <= len(raw)):
         errors["best"] = [gettext("Pick the best response by its position.")]
     comment = data.get("comment") or ""

@@ -57,6 +57,7 @@ def anonymity_world():
     response = {"model": RUN_MODEL, "text": "Jawaban dari run.", "source": "run", "run_id": run.pk, "call_id": call.pk}
     prompt_add_responses(item_id=own.pk, responses=[response], note=f"response of {RUN_MODEL} (run {run.pk})")
     plan(world)
+    own.refresh_from_db()
     # Each rater has rated one prompt (so their own rating is shown back) and holds another open.
     for user in (writer, rater):
         first, second = Assignment.objects.filter(user=user, kind="rate").order_by("pk")[:2]
@@ -156,9 +157,8 @@ def test_the_rating_replies_name_no_model_or_response_id(anonymity_world):
     api.force_authenticate(rater)
 
     claimed = api.post("/api/projects/pref/answers/next/", {}, format="json")
-    open_one = Assignment.objects.get(user=rater, kind="rate", status=Assignment.Status.ACTIVE)
     saved = api.post(
-        f"/api/projects/pref/answers/{open_one.pk}/",
+        f"/api/projects/pref/answers/{claimed.json()['id']}/",
         {"ratings": [{"relevance": 4, "fluency": 5}] * 5, "best": 3},
         format="json",
     )
