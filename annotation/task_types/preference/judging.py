@@ -129,13 +129,11 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     errors: dict[str, list[str]] = {}
     raw = _by_position(value.get("ratings"), errors)
     ratings: list[dict[str, int]] = []
-    if raw is None:
-        pass
-    elif not raw or len(raw) > MAX_RESPONSES:
+    if raw is not None and (not raw or len(raw) > MAX_RESPONSES):
         errors["ratings"] = [
             gettext("Rate every response (1 to %(MAX_RESPONSES)s of them).") % {"MAX_RESPONSES": MAX_RESPONSES}
         ]
-    else:
+    elif raw is not None:
         for position, row in enumerate(raw, 1):
             scores = {c: _score(row.get(c)) if isinstance(row, dict) else None for c in CRITERIA}
             missing = [c for c, s in scores.items() if s is None]
@@ -149,7 +147,8 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
     best = value.get("best")
     if isinstance(best, str):
         best = _small_number(best)
-    if isinstance(best, bool) or not isinstance(best, int) or not (raw and 1 <= best <= len(raw)):
+    # Unreadable ratings leave no range to check a well-formed best against: their own error says it.
+    if isinstance(best, bool) or not isinstance(best, int) or best < 1 or (raw is not None and best > len(raw)):
         errors["best"] = [gettext("Pick the best response by its position.")]
     comment = data.get("comment") or ""
     problem = (
