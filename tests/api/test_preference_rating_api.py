@@ -200,10 +200,10 @@ def test_six_positions_for_five_responses_are_refused_and_change_nothing():
     assert db_state() == before
 
 
-def _orders(client, world) -> list[list[str]]:
+def _orders(world, user) -> list[list[str]]:
     """The response ids in the order the API shows the rater each of their prompts."""
-    orders = []
-    for assignment in Assignment.objects.filter(user=client.user, kind="rate").order_by("pk"):
+    client, orders = client_for(user), []
+    for assignment in Assignment.objects.filter(user=user, kind="rate").order_by("pk"):
         view = client.get(f"{BASE}/answers/{assignment.pk}/").json()["item"]["view"]
         payload = world.items[int(assignment.target_item.external_id[1:])].current_version.payload
         text_to_id = {r["text"]: r["id"] for r in payload["responses"]}
@@ -215,20 +215,18 @@ def test_orders_differ_between_raters_and_cannot_be_computed_from_the_project_ap
     world = make_world(raters_per_group=1)
     plan(world)
     a, b = world.raters["A"][0], world.raters["B"][0]
-    client_a, client_b = client_for(a), client_for(b)
-    client_a.user, client_b.user = a, b
-    project = client_a.get(f"{BASE}/").json()
-    # Every prompt is rated by one rater of each group: both see all 20, in id order of assignments.
+    project = client_for(a).get(f"{BASE}/").json()
+    # Every prompt is rated by one rater of each group: each of them has all 20.
     assert Assignment.objects.filter(user=a, kind="rate").count() == 20
 
-    orders_a, orders_b = _orders(client_a, world), _orders(client_b, world)
+    orders_a, orders_b = _orders(world, a), _orders(world, b)
     predicted = []
     for assignment in Assignment.objects.filter(user=a, kind="rate").order_by("pk"):
         ids = ["r1", "r2", "r3", "r4", "r5"]
         random.Random(f"{project['plan_seed']}:{assignment.target_item_id}:{a.pk}").shuffle(ids)
         predicted.append(ids)
     with override_settings(SECRET_KEY="another-deployment-secret"):
-        rotated = _orders(client_a, world)
+        rotated = _orders(world, a)
 
     assert orders_a != orders_b
     assert orders_a != predicted
