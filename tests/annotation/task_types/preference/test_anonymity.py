@@ -166,3 +166,20 @@ def test_the_rating_replies_name_no_model_or_response_id(anonymity_world):
     assert (claimed.status_code, saved.status_code) == (200, 200)
     assert _leaks({"next": (200, claimed.content.decode()), "saved": (200, saved.content.decode())}) == {}
     assert saved.json()["value"] == {"ratings": [{"relevance": 4, "fluency": 5}] * 5, "best": 3}
+
+
+def test_admins_still_see_each_response_with_its_id_and_model(anonymity_world):
+    world, _writer, _rater, _common, own = anonymity_world
+    page, api = Client(), APIClient()
+    page.force_login(world.admin)
+    api.force_authenticate(world.admin)
+
+    item_page = page.get(f"/p/pref/items/{own.pk}/").content.decode()
+    item_api = api.get(f"/api/projects/pref/items/{own.pk}/").json()
+
+    assert f"r6 · {RUN_MODEL}" in item_page and "r1 · gemini-1.5-flash" in item_page
+    assert f"response of {RUN_MODEL} (run " in item_page
+    assert [(r["id"], r["model"]) for r in item_api["payload"]["responses"]] == [
+        *((f"r{n}", model) for n, model in enumerate(MODELS, 1)),
+        ("r6", RUN_MODEL),
+    ]
