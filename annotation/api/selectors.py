@@ -9,7 +9,7 @@ from django.db.models.query import prefetch_related_objects
 from django.http import Http404
 
 from annotation.models import Assignment, Concept, Item, Membership, Project
-from annotation.selectors import item_for_member, items_visible_to, projects_for_user
+from annotation.selectors import item_for_member, items_visible_to, payload_as_seen, projects_for_user
 from annotation.selectors.items import ItemFilters, items_filtered
 from annotation.services.screening import work_gate
 
@@ -79,7 +79,12 @@ def items_of(
 
 
 def item_detail(*, membership: Membership, item_id: int) -> Item:
-    """An item the member may see, with its whole history loaded in a fixed number of queries."""
+    """An item the member may see, with its whole history loaded in a fixed number of queries. Its
+    payloads (current and every version's, hence the diff) are the ones the member is shown
+    (payload_as_seen); the instances are for rendering only, never saved."""
     item = item_for_member(membership=membership, item_id=item_id)
     prefetch_related_objects([item], "versions", "reviews__reviewer", "reviews__error_types")
+    for version in [item.current_version, *item.versions.all()]:
+        if version is not None:
+            version.payload = payload_as_seen(membership=membership, item=item, payload=version.payload)
     return item

@@ -4,6 +4,7 @@ project gets a 404 (not a 403 that would confirm the object exists)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
@@ -11,6 +12,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from annotation.models import Assignment, Category, Invitation, Item, Membership, Project
+from annotation.task_types import get_task_type
 
 ADMIN = Membership.Role.ADMIN
 REVIEWER = Membership.Role.REVIEWER
@@ -66,6 +68,18 @@ def items_visible_to(*, membership: Membership) -> QuerySet[Item]:
     if membership.role == ANNOTATOR:
         qs = qs.filter(author=membership.user)
     return qs
+
+
+def payload_as_seen(*, membership: Membership, item: Item, payload: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An item's payload as this member is shown it on the item page, its history and the item API.
+    Reviewers and admins see all of it (judging quality needs the models); annotators - the writer, who
+    may also judge - what the task type's payload_for_annotator keeps (preference: no model, no response
+    id, the responses in their own rating order)."""
+    if payload is None or membership.role in (ADMIN, REVIEWER):
+        return payload
+    return get_task_type(item.task_type).payload_for_annotator(
+        payload, viewer_id=membership.user_id, item_id=item.pk, seed=membership.project.plan_seed
+    )
 
 
 def item_for_member(*, membership: Membership, item_id: int) -> Item:

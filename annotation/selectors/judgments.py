@@ -23,7 +23,7 @@ from annotation.services.judging import JUDGEABLE
 from annotation.services.planned_blocks import PLANNED, planned_slots_per_item
 from annotation.services.screening import work_gate
 from annotation.task_types import get_task_type, project_settings
-from annotation.task_types.base import JudgmentInput
+from annotation.task_types.base import JudgmentInput, TaskType
 
 
 def judge_assignment_for_user(*, project: Project, user: AbstractBaseUser, assignment_id: int, kind: str) -> Assignment:
@@ -76,14 +76,26 @@ def _judge_item(row: tuple, *, user: AbstractBaseUser, task_type_name: str) -> A
 def own_judgment(*, item_id: int, user: AbstractBaseUser, kind: str, task_type_name: str) -> Any:
     """The user's own earlier judgment of the item (to edit it), never anyone else's."""
     row = (
-        Judgment.objects.filter(item_id=item_id, user=user, kind=kind).values_list("value", "flags", "comment").first()
+        Judgment.objects.filter(item_id=item_id, user=user, kind=kind)
+        .values_list("value", "flags", "comment", "item__current_version__payload", "project__plan_seed")
+        .first()
     )
-    return _own_judgment(row, task_type_name=task_type_name)
+    if row is None:
+        return _own_judgment(None, user=user, item_id=item_id, seed=0, payload={}, task_type_name=task_type_name)
+    return _own_judgment(
+        row[:3], user=user, item_id=item_id, seed=row[4] or 0, payload=row[3] or {}, task_type_name=task_type_name
+    )
 
 
-def _own_judgment(row: tuple | None, *, task_type_name: str) -> Any:
+def _own_judgment(
+    row: tuple | None, *, user: AbstractBaseUser, item_id: int, seed: int, payload: dict[str, Any], task_type_name: str
+) -> Any:
+    """The task type's own_judgment_for_judge: what the judge is shown of their judgment (e.g. by the
+    positions of their own order), never what is stored as such."""
     previous = None if row is None else JudgmentInput(value=row[0] or {}, flags=row[1] or {}, comment=row[2] or "")
-    return get_task_type(task_type_name).own_judgment(previous)
+    return get_task_type(task_type_name).own_judgment_for_judge(
+        previous, judge_id=user.pk, seed=seed, item_id=item_id, payload=payload
+    )
 
 
 @dataclass(frozen=True)
@@ -127,7 +139,10 @@ def judge_task_for(*, project: Project, assignment: Assignment, user: AbstractBa
         done, total = row[7] or 0, row[8] or 0
     else:
         done, total = answer_progress(project=project, user=user, kind=kind)
-    return JudgeTask(item=item, own=_own_judgment(own_row, task_type_name=task_type_name), done=done, total=total)
+    own = _own_judgment(
+        own_row, user=user, item_id=row[0], seed=row[5] or 0, payload=row[3] or {}, task_type_name=task_type_name
+    )
+    return JudgeTask(item=item, own=own, done=done, total=total)
 
 
 def own_judgment_of(*, judgment: Judgment, user: AbstractBaseUser, task_type_name: str) -> Any:
@@ -136,8 +151,17 @@ def own_judgment_of(*, judgment: Judgment, user: AbstractBaseUser, task_type_nam
     tell which response was the best). Never anyone else's judgment."""
     if judgment.user_id != user.pk:
         raise Http404("No such judgment.")
+    task_type = get_task_type(task_type_name)
     stored = JudgmentInput(value=judgment.value or {}, flags=judgment.flags or {}, comment=judgment.comment or "")
-    return get_task_type(task_type_name).own_judgment(stored)
+    if type(task_type).own_judgment_for_judge is TaskType.own_judgment_for_judge:
+        return task_type.own_judgment(stored)
+    # Only a task type that answers per judge pays for this read (the item it was recorded against).
+    payload, seed = (
+        Item.objects.filter(pk=judgment.item_id).values_list("current_version__payload", "project__plan_seed").get()
+    )
+    return task_type.own_judgment_for_judge(
+        stored, judge_id=user.pk, seed=seed or 0, item_id=judgment.item_id, payload=payload or {}
+    )
 
 
 def answer_progress(*, project: Project, user: AbstractBaseUser, kind: str) -> tuple[int, int]:

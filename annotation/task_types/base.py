@@ -658,6 +658,20 @@ class TaskType:
         The judging form class gives its initial data with `initial_for(own_judgment(...))`."""
         return judgment
 
+    def own_judgment_for_judge(
+        self, judgment: JudgmentInput | None, *, judge_id: int, seed: int, item_id: int, payload: dict[str, Any]
+    ) -> Any:
+        """own_judgment for one judge (the core's judging page and API call this): by default the same for
+        everyone; a task type that shows each judge its own order overrides it to answer in that order."""
+        return self.own_judgment(judgment)
+
+    def payload_for_annotator(
+        self, payload: dict[str, Any], *, viewer_id: int, item_id: int, seed: int
+    ) -> dict[str, Any]:
+        """What an annotator (a writer, who may also judge) is shown of an item's payload on the item page,
+        its history and the item API; reviewers and admins see all of it. Default: all of it."""
+        return payload
+
     # --- gold --------------------------------------------------------------------------------------
     gold_policy: ClassVar[str] = ""
 

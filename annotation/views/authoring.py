@@ -24,6 +24,7 @@ from annotation.selectors import (
     author_payloads,
     author_progress,
     membership_for,
+    payload_as_seen,
     unit_catalog,
     unit_items_besides,
 )
@@ -210,6 +211,12 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         notice_is_error=notice_is_error,
         needs_justification=outcome.needs_justification,
         items=items,
+        # What the writer is shown of each (a preference writer who may also rate: no model, no response id).
+        shown_items=[
+            (i, payload_as_seen(membership=membership, item=i, payload=i.current_version.payload))
+            for i in items
+            if i.current_version is not None
+        ],
         settings=project_settings(project),
         author_summary=(
             task_type.author_summary(author_payloads(project=project, user=request.user), project_settings(project))

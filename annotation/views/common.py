@@ -10,7 +10,7 @@ from django.http import HttpRequest
 
 from annotation.errors import DomainError
 from annotation.models import Item, ItemVersion, Membership, Project
-from annotation.selectors import ADMIN, ANNOTATOR, REVIEWER, items_needing_revision
+from annotation.selectors import ADMIN, ANNOTATOR, REVIEWER, items_needing_revision, payload_as_seen
 from annotation.task_types import get_task_type
 from annotation.task_types.base import FieldChange, TaskType
 from annotation.views.nav import judging_nav
@@ -83,10 +83,13 @@ class HistoryRow:
     version: ItemVersion
     changes: list[FieldChange]
     review: Any  # qc.Review, reached through the reverse relation so annotation never imports qc
+    payload: dict[str, Any]  # the version's payload as the viewer is shown it (payload_as_seen)
+    note: str  # the version's note; an annotator sees only their own (a run's names its model)
 
 
-def item_history(*, item: Item, task_type: TaskType) -> list[HistoryRow]:
+def item_history(*, item: Item, task_type: TaskType, membership: Membership | None = None) -> list[HistoryRow]:
     """Every version with its diff against the previous one, and the review of that version (if any).
+    With a membership, payloads and diffs are the ones that member is shown (payload_as_seen).
 
     Three queries whatever the history's length: versions, reviews, their error types.
     """
@@ -95,11 +98,19 @@ def item_history(*, item: Item, task_type: TaskType) -> list[HistoryRow]:
         review.item_version_id: review
         for review in item.reviews.select_related("reviewer").prefetch_related("error_types")
     }
-    rows, previous = [], None
+    rows: list[HistoryRow] = []
+    previous: dict[str, Any] | None = None
     for version in versions:
-        changes = task_type.diff(previous.payload if previous else None, version.payload)
-        rows.append(HistoryRow(version=version, changes=changes, review=reviews.get(version.pk)))
-        previous = version
+        payload, note = version.payload, version.note
+        if membership is not None:
+            payload = payload_as_seen(membership=membership, item=item, payload=payload) or {}
+            if membership.role not in REVIEW_ROLES and version.created_by_id != membership.user_id:
+                note = ""
+        changes = task_type.diff(previous, payload)
+        rows.append(
+            HistoryRow(version=version, changes=changes, review=reviews.get(version.pk), payload=payload, note=note)
+        )
+        previous = payload
     return rows
 
 

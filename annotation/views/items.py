@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from annotation.errors import DomainError
 from annotation.models import Item, Membership
-from annotation.selectors import item_for_member, membership_for
+from annotation.selectors import item_for_member, membership_for, payload_as_seen
 from annotation.selectors.items import item_list_page
 from annotation.services.item_bulk import items_bulk_approve, items_bulk_reassign
 from annotation.views.common import ANY_ROLE, REVIEW_ROLES, item_history, project_context
@@ -81,9 +81,12 @@ def item_detail_response(request: HttpRequest, *, membership, item: Item, status
 
         context["adjudication"] = item_adjudication(item=item)
         context["can_override"] = membership.role == Membership.Role.ADMIN
-    history = item_history(item=item, task_type=context["task_type"])
+    history = item_history(item=item, task_type=context["task_type"], membership=membership)
     context.update(
         history=history,
+        shown_payload=payload_as_seen(
+            membership=membership, item=item, payload=item.current_version.payload if item.current_version else None
+        ),
         last_review=next((row.review for row in reversed(history) if row.review), None),
         can_revise=item.author_id == request.user.pk
         and item.status in (Item.Status.DRAFT, Item.Status.REVISION_REQUESTED)

@@ -10,7 +10,6 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from annotation import limits
-from annotation.task_types.preference.judging import positional
 from annotation.task_types.preference.payload import INPUT, MAX_RESPONSES, PROMPT
 from annotation.task_types.preference.rubrics import CRITERIA
 
@@ -56,9 +55,10 @@ class RatingForm(forms.Form):
 
     @staticmethod
     def initial_for(previous: Any) -> dict[str, Any]:
+        """`previous` is the rater's own judgment as they are shown it (judging.own_judgment): by position."""
         if previous is None:
             return {}
-        shown = positional(previous.value or {}) or {}
+        shown = previous.value or {}
         return {"best": str(shown.get("best") or ""), "comment": previous.comment, "ratings": shown.get("ratings", [])}
 
     def chosen_json(self) -> str:

@@ -150,6 +150,14 @@ def diff(old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
         for name in ("prompt", "input")
         if (old.get(name) or "") != (new.get(name) or "")
     ]
+    if any("id" not in r for r in [*(old.get("responses") or []), *(new.get("responses") or [])]):
+        # Anonymised payloads (payload_as_seen): no ids to pair responses by, and positions reshuffle from
+        # one version to the next, so only the texts are compared.
+        texts_before = sorted(r["text"] for r in old.get("responses") or [])
+        texts_after = sorted(r["text"] for r in new.get("responses") or [])
+        if texts_before != texts_after:
+            changes.append(FieldChange("responses", "\n\n".join(texts_before), "\n\n".join(texts_after)))
+        return changes
     before = {r["id"]: r for r in old.get("responses") or []}
     for response in new.get("responses") or []:
         previous = before.pop(response["id"], None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
@@ -85,8 +86,17 @@ class PreferenceTaskType(TaskType):
         )
 
     def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Without a rater: the responses in id order, numbered, no model (the API's generic shape)."""
-        return judging.judge_item(judge_id=0, seed=0, item_id=0, category="", payload=payload_, is_own=False).view
+        """Without a rater: the responses shuffled, numbered, no model (the API's generic shape)."""
+        view = judging.judge_item(
+            secret=django_settings.SECRET_KEY,
+            judge_id=0,
+            seed=0,
+            item_id=0,
+            category="",
+            payload=payload_,
+            is_own=False,
+        ).view
+        return view
 
     def judge_item_for_judge(
         self,
@@ -100,7 +110,13 @@ class PreferenceTaskType(TaskType):
         is_own: bool,
     ) -> Any:
         return judging.judge_item(
-            judge_id=judge_id, seed=seed, item_id=item_id, category=category, payload=payload, is_own=is_own
+            secret=django_settings.SECRET_KEY,
+            judge_id=judge_id,
+            seed=seed,
+            item_id=item_id,
+            category=category,
+            payload=payload,
+            is_own=is_own,
         )
 
     def answer_form_class(self) -> type:
@@ -120,7 +136,29 @@ class PreferenceTaskType(TaskType):
         payload: dict[str, Any],
     ) -> JudgmentInput:
         return judging.complete_judgment(
-            judgment, judge_id=judge_id, judge_group=judge_group, seed=seed, item_id=item_id, payload=payload
+            judgment,
+            secret=django_settings.SECRET_KEY,
+            judge_id=judge_id,
+            judge_group=judge_group,
+            seed=seed,
+            item_id=item_id,
+            payload=payload,
+        )
+
+    def own_judgment_for_judge(
+        self, judgment: JudgmentInput | None, *, judge_id: int, seed: int, item_id: int, payload: dict[str, Any]
+    ) -> JudgmentInput | None:
+        """By the positions this rater sees; never the stored response ids or order."""
+        return judging.own_judgment(
+            judgment, secret=django_settings.SECRET_KEY, judge_id=judge_id, seed=seed, item_id=item_id, payload=payload
+        )
+
+    def payload_for_annotator(
+        self, payload_: dict[str, Any], *, viewer_id: int, item_id: int, seed: int
+    ) -> dict[str, Any]:
+        """A writer who may also rate sees the responses anonymously, in their own rating order."""
+        return judging.anonymous_payload(
+            payload_, secret=django_settings.SECRET_KEY, seed=seed, item_id=item_id, viewer_id=viewer_id
         )
 
     # --- gold and agreement ------------------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import io
 import json
-from html import escape
+import re
+from html import escape, unescape
 
 import pyarrow.parquet as pq
 import pytest
@@ -66,6 +67,10 @@ def test_the_rating_page_shows_the_responses_anonymously_and_records_the_shown_o
     assert value["best"] == f"r{shown[1]}"
     assert value["group"] == "B"
     assert value["ratings"] == {f"r{r}": score(p, r, 1) for r in shown}
+    # Opened again, the page gives the rating back by position (the order it was made in), never by id.
+    again = client.get(queue["Location"]).content.decode()
+    chosen = json.loads(unescape(re.search(r'data-chosen="([^"]*)"', again)[1]))
+    assert chosen == {"ratings": [score(p, r, 1) for r in shown], "best": "2"}
 
 
 def _response_texts(html: str, texts: dict[str, int]) -> list[str]:

@@ -109,8 +109,10 @@ def test_the_judge_prompt_has_both_responses_in_the_given_order():
 
 def test_the_order_is_seeded_by_project_prompt_and_rater():
     ids = ["r1", "r2", "r3", "r4", "r5"]
-    orders = {tuple(shown_order(ids, seed=0, item_id=7, judge_id=j)) for j in range(10)}
-    assert shown_order(ids, seed=0, item_id=7, judge_id=3) == shown_order(ids[::-1], seed=0, item_id=7, judge_id=3)
+    orders = {tuple(shown_order(ids, secret="s", seed=0, item_id=7, judge_id=j)) for j in range(10)}
+    assert shown_order(ids, secret="s", seed=0, item_id=7, judge_id=3) == shown_order(
+        ids[::-1], secret="s", seed=0, item_id=7, judge_id=3
+    )
     assert len(orders) > 5
 
 

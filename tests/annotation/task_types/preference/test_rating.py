@@ -9,6 +9,7 @@ from itertools import combinations
 import krippendorff
 import numpy as np
 import pytest
+from django.conf import settings
 
 from annotation.errors import InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, Judgment
@@ -77,7 +78,11 @@ def test_two_raters_see_different_orders_and_the_recorded_order_is_what_was_show
         recorded = Judgment.objects.get(item=item, user=assignment.user).value["order"]
         assert recorded == shown[assignment.user_id]
         assert recorded == shown_order(
-            list(text_to_id.values()), seed=world.project.plan_seed, item_id=item.pk, judge_id=assignment.user_id
+            list(text_to_id.values()),
+            secret=settings.SECRET_KEY,
+            seed=world.project.plan_seed,
+            item_id=item.pk,
+            judge_id=assignment.user_id,
         )
 
 
