@@ -5,6 +5,7 @@ server records the option, the order and the seed; another project's member gets
 import json
 
 import pytest
+from django.conf import settings
 
 from annotation.models import Assignment, Item, Judgment
 from annotation.services.judging import judging_plan
@@ -29,7 +30,7 @@ def test_a_validator_sees_shuffled_texts_only_and_picks_by_position():
     claimed = client.post(f"{BASE}/answers/next/", {}, format="json")
     assert claimed.status_code == 200
     view = claimed.json()["item"]["view"]
-    seed = shuffle_seed(world.project.plan_seed, item.pk, validator.pk)
+    seed = shuffle_seed(world.project.plan_seed, item.pk, validator.pk, secret=settings.SECRET_KEY)
     names = ["best", *(f"irrelevant_{n}" for n in range(1, len(payload["irrelevant"]) + 1))]
     order = shuffled(names, seed)
     texts = {"best": payload["relevant"][payload["best"]]} | {

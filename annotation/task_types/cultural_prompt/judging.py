@@ -1,11 +1,12 @@
 """Validation (MC1 by natives, the paper's section 3.2): what a validator sees, their pick, the gold rule.
 
 A validator sees the prompt and the best + irrelevant responses (never which one is best) in an order
-shuffled for them: the seed is drawn from the project's plan_seed, the item and the validator
-(`shuffle_seed`), so the same validator always sees the same order; the server recomputes that order
-when the pick arrives (`complete_judgment`) and stores it and its seed with the pick. Options are
-named `best` and `irrelevant_<n>` (n: 1-based position in the payload's irrelevant list); the page
-shows them as 1..k, which digit keys pick.
+shuffled for them: the seed is an HMAC, under the server's secret, of the project's plan_seed, the item
+and the validator (`shuffle_seed`), so the same validator always sees the same order and nobody can
+compute it from what the API shows (plan_seed alone would tell every validator where the best is); the
+server recomputes that order when the pick arrives (`complete_judgment`) and stores it and its seed with
+the pick. Options are named `best` and `irrelevant_<n>` (n: 1-based position in the payload's irrelevant
+list); the page shows them as 1..k, which digit keys pick.
 
 Judgment value: {"choice": "best" | "irrelevant_<n>", "position": shown position (1-based) or None,
 "order": [option names as shown], "seed": int or None}; flags {}; an optional comment.
@@ -17,12 +18,12 @@ keeps every prompt and reports agreement; split prompts are listed for discussio
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext
 
 from annotation import limits
@@ -50,9 +51,11 @@ def option_text(payload: dict[str, Any], name: str) -> str:
     return irrelevant[number - 1] if 1 <= number <= len(irrelevant) else ""
 
 
-def shuffle_seed(project_seed: int, item_id: int, judge_id: int) -> int:
-    """The seed of one validator's order for one item (from the project's plan_seed): stable across visits."""
-    digest = hashlib.sha256(f"cultural_prompt:mc1:{project_seed}:{item_id}:{judge_id}".encode()).digest()
+def shuffle_seed(project_seed: int, item_id: int, judge_id: int, *, secret: str) -> int:
+    """The seed of one validator's order for one item: stable across visits, unknowable without `secret`."""
+    digest = salted_hmac(
+        "gotong.cultural_prompt.mc1", f"{project_seed}:{item_id}:{judge_id}", secret=secret, algorithm="sha256"
+    ).digest()
     return int.from_bytes(digest[:4], "big")
 
 
@@ -156,11 +159,11 @@ def normalize_judgment(data: dict[str, Any]) -> JudgmentInput:
 
 
 def complete_judgment(
-    judgment: JudgmentInput, *, judge_id: int, project_seed: int, item_id: int, payload: dict[str, Any]
+    judgment: JudgmentInput, *, secret: str, judge_id: int, project_seed: int, item_id: int, payload: dict[str, Any]
 ) -> JudgmentInput:
     """The pick against the order this validator was shown (recomputed here, never trusted from the
     client): a position becomes its option, and the order and seed are recorded with it."""
-    seed = shuffle_seed(project_seed, item_id, judge_id)
+    seed = shuffle_seed(project_seed, item_id, judge_id, secret=secret)
     order = shuffled(option_names(payload), seed)
     value = judgment.value
     choice, position = value.get("choice"), value.get("position")

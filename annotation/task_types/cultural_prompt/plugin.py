@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
@@ -159,7 +160,9 @@ class CulturalPromptTaskType(TaskType):
         unit_data: dict[str, Any],
         is_own: bool,
     ) -> judging.Mc1Question:
-        view = judging.judge_view(payload, seed=judging.shuffle_seed(seed, item_id, judge_id))
+        view = judging.judge_view(
+            payload, seed=judging.shuffle_seed(seed, item_id, judge_id, secret=django_settings.SECRET_KEY)
+        )
         return judging.Mc1Question(item_id=item_id, category=category, view=view, is_own=is_own)
 
     def complete_judgment(
@@ -173,7 +176,12 @@ class CulturalPromptTaskType(TaskType):
         payload: dict[str, Any],
     ) -> JudgmentInput:
         return judging.complete_judgment(
-            judgment, judge_id=judge_id, project_seed=seed, item_id=item_id, payload=payload
+            judgment,
+            secret=django_settings.SECRET_KEY,
+            judge_id=judge_id,
+            project_seed=seed,
+            item_id=item_id,
+            payload=payload,
         )
 
     def own_judgment(self, judgment: JudgmentInput | None) -> JudgmentInput | None:

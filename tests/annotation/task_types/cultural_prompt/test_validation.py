@@ -9,6 +9,7 @@ import json
 import krippendorff
 import numpy as np
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from sklearn.metrics import cohen_kappa_score
 
@@ -55,7 +56,7 @@ def test_three_validators_each_prompt_never_the_writer_shuffled_per_validator():
     judgments = {j.user_id: j.value for j in Judgment.objects.filter(item=item)}
     for user, code in zip(world.validators, ("V1", "V2", "V3"), strict=True):
         value = judgments[user.pk]
-        seed = shuffle_seed(world.project.plan_seed, item.pk, user.pk)
+        seed = shuffle_seed(world.project.plan_seed, item.pk, user.pk, secret=settings.SECRET_KEY)
         names = ["best", *(f"irrelevant_{n}" for n in range(1, len(item.current_version.payload["irrelevant"]) + 1))]
         assert len(names) == 1 + len(ROWS[0]["irrelevant_answers"].split(";")) == 6
         expected = shuffled(names, seed)
@@ -143,3 +144,13 @@ def test_report_figures_equal_sklearn_and_krippendorff():
     )
     assert section["validation"]["human_baseline"] == pytest.approx((0.9 + 0.7 + 0.7) / 3)
     assert section["validation"]["best_by_2_of_3"] == pytest.approx(9 / 10)
+
+
+def test_a_validators_order_is_stable_and_needs_the_servers_secret():
+    # plan_seed is in the project API: were it the whole seed, anyone could compute where the best is.
+    seeds = {secret: shuffle_seed(7, 101, 5, secret=secret) for secret in ("one-secret", "another-secret")}
+
+    assert shuffle_seed(7, 101, 5, secret="one-secret") == seeds["one-secret"]
+    assert seeds["one-secret"] != seeds["another-secret"]
+    orders = {tuple(shuffled(["best", "irrelevant_1", "irrelevant_2", "irrelevant_3"], s)) for s in seeds.values()}
+    assert len(orders) == 2
