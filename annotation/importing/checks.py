@@ -17,10 +17,9 @@ from django.utils.translation import gettext
 
 from annotation import limits
 from annotation.importing.records import ImportFileError, ImportRecord
+from annotation.importing.textfile import MAX_DEPTH
 from annotation.models import Category, Concept, Item, ItemVersion, Membership
 
-# Deeper than any payload of the five task types (csqa's rows nest three levels).
-MAX_DEPTH = 16
 SMALL_INT = 32767  # PositiveSmallIntegerField: rounds, slots
 
 

@@ -18,7 +18,11 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from annotation import limits
 from annotation.importing.records import BinaryStream, ImportFileError
+
+# Deeper than any row of the five task types' files (an id-csqa row nests three levels).
+MAX_DEPTH = 16
 
 
 class NotJson(ValueError):
@@ -51,12 +55,32 @@ def json_line(text: str) -> Any:
     except NotFinite as exc:
         raise NotJson(gettext("%(number)s is not a finite number") % {"number": exc}) from None
     except json.JSONDecodeError as exc:
-        raise NotJson(gettext("not JSON: %(reason)s (column %(column)d)") % {"reason": exc.msg, "column": exc.colno})
+        raise NotJson(
+            gettext("not JSON: %(reason)s (column %(column)d)") % {"reason": exc.msg, "column": exc.colno}
+        ) from None
     except RecursionError:
         # json's C scanner refuses deep nesting by raising RecursionError itself, before any stack runs out.
         raise NotJson(gettext("JSON nested too deeply")) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise NotJson(gettext("a number has more than 4,300 digits")) from None
+
+
+def row_problem(row: Any) -> tuple[str, str] | None:
+    """(the file's field, what is wrong) for the first value of a decoded row that no text column can
+    hold (NUL, a lone surrogate) or that nests deeper than MAX_DEPTH; None for a row that is fine. The
+    field is named as the file names it (`input`, `options.text[2]`), before any parser renames it."""
+    return next(limits.unstorable_strings(row, max_depth=MAX_DEPTH, root="row"), None)
+
+
+def check_row(number: int, row: Any, *, in_array: bool = False) -> None:
+    """Refuse the file (ImportFileError with the line, or the position in a JSON array, and the field)
+    when row_problem finds something."""
+    found = row_problem(row)
+    if found is not None:
+        values = {"number": number, "field": found[0], "problem": found[1]}
+        if in_array:
+            raise ImportFileError(gettext("Row %(number)d, %(field)s: %(problem)s Nothing was imported.") % values)
+        raise ImportFileError(gettext("Line %(number)d, %(field)s: %(problem)s Nothing was imported.") % values)
 
 
 def not_utf8(line: int) -> ImportFileError:
@@ -114,6 +138,11 @@ class CsvRows:
         except StopIteration:
             return None
         except csv.Error as exc:
+            if str(exc).startswith("field larger than field limit"):
+                raise ImportFileError(
+                    gettext("Line %(line)d: a value is longer than %(limit)s characters; nothing was imported.")
+                    % {"line": start, "limit": f"{csv.field_size_limit():,}"}
+                ) from None
             raise ImportFileError(
                 gettext(
                     "Line %(line)d: a quoted value that starts in this row is not closed properly (%(reason)s); "

@@ -28,7 +28,7 @@ from annotation.importing.records import (
     ImportUnit,
     RowIssue,
 )
-from annotation.importing.textfile import CsvRows, NotJson, json_line, text_lines
+from annotation.importing.textfile import CsvRows, NotJson, check_row, json_line, text_lines
 from annotation.task_types.cultural_prompt.judging import normalize_judgment
 from annotation.task_types.cultural_prompt.payload import (
     MAX_RESPONSES,
@@ -79,6 +79,7 @@ def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any]]]:
             missing = [c for c in REQUIRED if c not in row]
             if missing:
                 raise ImportFileError(f"Line {number} has no {', '.join(missing)}; nothing was imported.")
+            check_row(number, row)
             yield number, row
         return
     reader = CsvRows(stream)
@@ -87,7 +88,9 @@ def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any]]]:
         raise ImportFileError(
             f"The file is not a KALAHI CSV: it has no column {', '.join(missing)}; nothing was imported."
         )
-    yield from reader
+    for number, row in reader:
+        check_row(number, row)
+        yield number, row
 
 
 def _validations(row: dict[str, Any]) -> list[dict[str, Any]]:

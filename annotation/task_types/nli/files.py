@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from annotation.importing.textfile import NotJson, json_line, not_utf8
+from annotation.importing.textfile import NotJson, json_line, not_utf8, row_problem
 from annotation.task_types.nli.corpus import SIZES
 from annotation.task_types.nli.labels import UnknownLabel, UnknownPhenomenon, normalize_label, normalize_phenomenon
 
@@ -114,6 +114,10 @@ def _objects(source: Source) -> Iterator[tuple[int, dict | RefusedLine]]:
             continue
         if not isinstance(value, dict):
             yield number, RefusedLine(number, f"a JSON {type(value).__name__}, not an object with fields")
+            continue
+        found = row_problem(value)
+        if found is not None:
+            yield number, RefusedLine(number, f"{found[0]}: {found[1]}")
             continue
         yield number, value
 

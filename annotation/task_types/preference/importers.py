@@ -34,7 +34,7 @@ from annotation.importing.records import (
     ImportUnit,
     RowIssue,
 )
-from annotation.importing.textfile import CsvRows
+from annotation.importing.textfile import CsvRows, check_row
 from annotation.task_types.preference.payload import MODEL, RESPONSE
 
 UNKNOWN = "unknown"
@@ -59,15 +59,17 @@ def _first_character(stream: BinaryStream) -> str:
 def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line, row) of a JSON array (position in it), JSON Lines or CSV (line where the row starts) file,
     one row at a time: a 50 MB file is never held whole (it took 759 MB when it was)."""
-    if _first_character(stream) in ("{", "["):
+    first = _first_character(stream)
+    if first in ("{", "["):
         for number, row in json_rows(stream):
             if not isinstance(row, dict):
-                raise ImportFileError(
-                    gettext("Row %(row)d is not an object; nothing was imported.") % {"row": number}
-                )
+                raise ImportFileError(gettext("Row %(row)d is not an object; nothing was imported.") % {"row": number})
+            check_row(number, row, in_array=first == "[")
             yield number, row
         return
-    yield from CsvRows(stream)
+    for number, row in CsvRows(stream):
+        check_row(number, row)
+        yield number, row
 
 
 def _text(value: Any) -> str:
@@ -200,7 +202,9 @@ class IndoPrefImporter(Importer):
         if ids[0] == ids[1]:
             return RowIssue(number, pair_id, "missing_values", "Both responses are the same text; row skipped.")
         chosen, rejected = (ids[0], ids[1]) if score == 1 else (ids[1], ids[0])
-        prompt["pairs"].append({"id": pair_id, "chosen": chosen, "rejected": rejected, "first": ids[0], "second": ids[1]})
+        prompt["pairs"].append(
+            {"id": pair_id, "chosen": chosen, "rejected": rejected, "first": ids[0], "second": ids[1]}
+        )
         return None
 
 

@@ -24,7 +24,7 @@ from annotation.importing.records import (
     ImportUnit,
     RowIssue,
 )
-from annotation.importing.textfile import NotJson, json_line, text_lines
+from annotation.importing.textfile import NotJson, json_line, row_problem, text_lines
 from annotation.task_types.sentence_completion.payload import LETTERS, answer_letter, yes_no
 from annotation.task_types.sentence_completion.places import COUNTRIES, REGION_OF, TOPICS, country_name
 
@@ -49,6 +49,10 @@ def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any] | str]]:
             continue
         if not isinstance(value, dict):
             yield number, f"a JSON {type(value).__name__}, not an object with fields"
+            continue
+        found = row_problem(value)
+        if found is not None:
+            yield number, f"{found[0]}: {found[1]}"
             continue
         yield number, value
 
