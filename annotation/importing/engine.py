@@ -27,8 +27,8 @@ from django.utils.translation import gettext
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
 from annotation.foreign_keys import BulkWrite, references_checked_once
-from annotation.importing.checks import check_record
 from annotation.importing.bulkwrite import NULL, SharedJson, copy_json, copy_lines, copy_text, reserve_ids
+from annotation.importing.checks import check_record
 from annotation.importing.records import Importer, ImportFileError, ImportRecord, RowIssue
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project, ProjectLanguage
 from annotation.task_types import get_task_type, project_settings
