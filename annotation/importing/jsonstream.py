@@ -97,7 +97,8 @@ def _line_value(line: str, number: int) -> Any:
         return json_line(line)
     except NotJson as exc:
         raise ImportFileError(
-            gettext("Line %(line)d can't be read (%(reason)s); nothing was imported.") % {"line": number, "reason": exc}
+            gettext("Line %(line)d is not valid JSON (%(detail)s); nothing was imported.")
+            % {"line": number, "detail": exc.detail}
         ) from None
 
 
@@ -178,7 +179,7 @@ class _ArrayReader:
                 value, end = DECODER.raw_decode(self.buf, i)
             except NotFinite as exc:
                 raise ImportFileError(
-                    gettext("Row %(row)d can't be read (%(number)s is not a finite number); nothing was imported.")
+                    gettext("Row %(row)d is not valid JSON (%(number)s is not a finite number); nothing was imported.")
                     % {"row": self.number, "number": exc}
                 ) from None
             except RecursionError:

@@ -26,7 +26,12 @@ MAX_DEPTH = 16
 
 
 class NotJson(ValueError):
-    """A line that is not one JSON value; the message says why (and where in the line)."""
+    """A line that is not one JSON value. str() is "not JSON: <why>" (how a list of refused lines says
+    it); `detail` is the why alone ("Expecting value, column 3", "nested too deeply")."""
+
+    def __init__(self, detail: str, shown: str | None = None) -> None:
+        super().__init__(gettext("not JSON: %(why)s") % {"why": shown or detail})
+        self.detail = detail
 
 
 class NotFinite(Exception):  # noqa: N818 - not a ValueError: json's "number too long" is one
@@ -55,12 +60,13 @@ def json_line(text: str) -> Any:
     except NotFinite as exc:
         raise NotJson(gettext("%(number)s is not a finite number") % {"number": exc}) from None
     except json.JSONDecodeError as exc:
+        values = {"reason": exc.msg, "column": exc.colno}
         raise NotJson(
-            gettext("not JSON: %(reason)s (column %(column)d)") % {"reason": exc.msg, "column": exc.colno}
+            gettext("%(reason)s, column %(column)d") % values, gettext("%(reason)s (column %(column)d)") % values
         ) from None
     except RecursionError:
         # json's C scanner refuses deep nesting by raising RecursionError itself, before any stack runs out.
-        raise NotJson(gettext("JSON nested too deeply")) from None
+        raise NotJson(gettext("nested too deeply")) from None
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise NotJson(gettext("a number has more than 4,300 digits")) from None
 

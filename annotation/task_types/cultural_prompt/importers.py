@@ -73,7 +73,9 @@ def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any]]]:
             try:
                 row = json_line(line)
             except NotJson as exc:
-                raise ImportFileError(f"Line {number} can't be read ({exc}); nothing was imported.") from None
+                raise ImportFileError(
+                    f"Line {number} is not valid JSON ({exc.detail}); nothing was imported."
+                ) from None
             if not isinstance(row, dict):
                 raise ImportFileError(f"Line {number} is not an object; nothing was imported.")
             missing = [c for c in REQUIRED if c not in row]

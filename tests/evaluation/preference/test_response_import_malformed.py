@@ -36,12 +36,12 @@ CASES = [
         + b"[" * 100_000
         + b"]" * 100_000
         + b"}\n",
-        "Line 2 can't be read (JSON nested too deeply); nothing was imported.",
+        "Line 2 is not valid JSON (nested too deeply); nothing was imported.",
         id="nested-100000",
     ),
     pytest.param(
         b'{"prompt_id": "P00", "model": "m", "text": ' + b"9" * 5000 + b"}\n",
-        "Line 1 can't be read (a number has more than 4,300 digits); nothing was imported.",
+        "Line 1 is not valid JSON (a number has more than 4,300 digits); nothing was imported.",
         id="number-of-5000-digits",
     ),
     pytest.param(
