@@ -33,10 +33,10 @@ class _Text:
         self._first = True
         self.eof = False
 
-    def read(self, size: int = CHUNK) -> str:
-        """The next piece of text ("" only at the end)."""
+    def read(self, size: int | None = None) -> str:
+        """The next piece of text ("" only at the end), of about `size` bytes (CHUNK by default)."""
         while not self.eof:
-            data = self._stream.read(size)
+            data = self._stream.read(size or CHUNK)
             self.eof = not data
             # Bytes held back from the last chunk are part of one character: never a newline.
             pending = self._decoder.getstate()[0]

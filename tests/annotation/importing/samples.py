@@ -98,7 +98,7 @@ def _indonli(n: int) -> dict[str, Any]:
         "label": "e",
         "data_split": "train",
         "annotator_type": "lay",
-        "sentence_size": "single-sent",
+        "sentence_size": "single",
     }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -53,8 +54,8 @@ def _project(format_name: str):
     return slug, client
 
 
-def _post(client: APIClient, slug: str, format_name: str, data: bytes):
-    name = f"upload.{SAMPLES[format_name].layout}"
+def _post(client: APIClient, slug: str, format_name: str, data: bytes, *, layout: str = ""):
+    name = f"upload.{layout or SAMPLES[format_name].layout}"
     return client.post(
         f"/api/projects/{slug}/imports/",
         {"file": SimpleUploadedFile(name, data), "format": format_name, "language": "id"},
@@ -231,25 +232,30 @@ NASTY = st.recursive(
 )
 
 
+# Every format in each layout it reads: kalahi also reads JSON Lines, the preference formats CSV.
+LAYOUTS = [(name, sample.layout) for name, sample in SAMPLES.items()]
+LAYOUTS += [("kalahi", "jsonl"), ("indopref", "csv"), ("preference-prompts", "csv")]
+
+
 @st.composite
-def broken_files(draw, format_name: str) -> bytes:
-    sample = SAMPLES[format_name]
+def broken_files(draw, format_name: str, layout: str) -> bytes:
+    sample = replace(SAMPLES[format_name], layout=layout)
     rows = sample.rows(draw(st.integers(1, 4)))
     for row in rows:
         for field in draw(st.lists(st.sampled_from(sorted(row)), max_size=3, unique=True)):
-            row[field] = draw(NASTY) if sample.layout == "jsonl" else draw(NASTY_TEXT)
+            row[field] = draw(NASTY) if layout == "jsonl" else draw(NASTY_TEXT)
     return _with_raw(sample.file(rows))
 
 
-@pytest.mark.parametrize("format_name", sorted(SAMPLES))
-def test_generated_broken_files_never_fail_the_server(format_name):
+@pytest.mark.parametrize(("format_name", "layout"), LAYOUTS)
+def test_generated_broken_files_never_fail_the_server(format_name, layout):
     slug, client = _project(format_name)
 
     @settings(max_examples=30, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-    @given(data=broken_files(format_name))
+    @given(data=broken_files(format_name, layout))
     def fuzz(data):
         before = _counts()
-        response = _post(client, slug, format_name, data)
+        response = _post(client, slug, format_name, data, layout=layout)
         assert response.status_code in (201, 400), (response.status_code, data[:500])
         if response.status_code == 400:
             assert _counts() == before
