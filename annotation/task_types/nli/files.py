@@ -3,8 +3,9 @@
 Streaming: the readers are generators over the file's lines, so memory stays constant whatever the
 file's size. Each line gives either a row or a RefusedLine (not JSON, not an object, text a database
 can't hold, a list where one value belongs, no premise or hypothesis text), always with its line
-number; the first line that is not UTF-8 raises ImportFileError at once (a UTF-16 file is one error). An odd value (an unknown label, split or
-sentence size) is kept as the file gave it and reported as a Note on the row; nothing is guessed.
+number; the first line that is not UTF-8 raises ImportFileError at once (a UTF-16 file is one error).
+An odd value (an unknown label, split or sentence size) is kept as the file gave it and reported as a
+Note on the row; nothing is guessed.
 The IndoNLI diagnostic set ships as one JSON array instead; read_diagnostic reads it whole (650 pairs).
 """
 
