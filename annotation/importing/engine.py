@@ -28,6 +28,7 @@ from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
 from annotation.foreign_keys import BulkWrite, references_checked_once
 from annotation.importing.bulkwrite import NULL, SharedJson, copy_json, copy_lines, copy_text, reserve_ids
+from annotation.importing.checks import check_record
 from annotation.importing.records import Importer, ImportFileError, ImportRecord, RowIssue
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project, ProjectLanguage
 from annotation.task_types import get_task_type, project_settings
@@ -209,6 +210,8 @@ def _import_batches(
     for batch in _batches(records, batch_size):
         rows = [r for r in batch if isinstance(r, ImportRecord)]
         for record in rows:
+            if not importer.storable_rows:
+                check_record(record)
             if record.language and record.language not in languages:
                 raise ImportFileError(
                     gettext("Row %(row)d: unknown language %(code)s (the project has %(codes)s); nothing was imported.")

@@ -14,11 +14,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from django.utils.translation import gettext
+
 from annotation.importing.records import BinaryStream, ImportFileError
+from annotation.importing.textfile import DECODER, NotFinite, NotJson, json_line, not_utf8
 
 CHUNK = 1 << 20  # bytes read at a time
 _WHITESPACE = " \t\n\r"
-_DECODER = json.JSONDecoder()
 
 
 class _Text:
@@ -27,22 +29,23 @@ class _Text:
     def __init__(self, stream: BinaryStream) -> None:
         self._stream = stream
         self._decoder = codecs.getincrementaldecoder("utf-8")()
-        self._consumed = 0
+        self._newlines = 0  # in the bytes decoded so far: the line of a bad byte
         self._first = True
         self.eof = False
 
-    def read(self, size: int = CHUNK) -> str:
-        """The next piece of text ("" only at the end)."""
+    def read(self, size: int | None = None) -> str:
+        """The next piece of text ("" only at the end), of about `size` bytes (CHUNK by default)."""
         while not self.eof:
-            data = self._stream.read(size)
+            data = self._stream.read(size or CHUNK)
             self.eof = not data
-            pending = len(self._decoder.getstate()[0])
+            # Bytes held back from the last chunk are part of one character: never a newline.
+            pending = self._decoder.getstate()[0]
             try:
                 text = self._decoder.decode(data, final=self.eof)
             except UnicodeDecodeError as exc:
-                byte = self._consumed - pending + exc.start
-                raise ImportFileError(f"The file is not UTF-8 (byte {byte}); nothing was imported.") from None
-            self._consumed += len(data)
+                before = (pending + data)[: exc.start].count(b"\n")
+                raise not_utf8(self._newlines + before + 1) from None
+            self._newlines += data.count(b"\n")
             if self._first and text:
                 text = text.lstrip("\ufeff")
                 self._first = not text
@@ -91,17 +94,12 @@ def _lines(source: _Text, start: str) -> Iterator[tuple[int, Any, str]]:
 
 def _line_value(line: str, number: int) -> Any:
     try:
-        return json.loads(line)
-    except json.JSONDecodeError as exc:
+        return json_line(line)
+    except NotJson as exc:
         raise ImportFileError(
-            f"Line {number} is not valid JSON ({exc.msg}, column {exc.colno}); nothing was imported."
+            gettext("Line %(line)d is not valid JSON (%(detail)s); nothing was imported.")
+            % {"line": number, "detail": exc.detail}
         ) from None
-    except ValueError:  # Python refuses integers of more than 4,300 digits
-        raise ImportFileError(
-            f"Line {number} is not valid JSON (a number has more than 4,300 digits); nothing was imported."
-        ) from None
-    except RecursionError:
-        raise ImportFileError(f"Line {number} is not valid JSON (nested too deeply); nothing was imported.") from None
 
 
 class _ArrayReader:
@@ -113,6 +111,7 @@ class _ArrayReader:
         # Where buf[0] is in the file (0-based line, 0-based column), for json's line/column messages.
         self.base_line = 0
         self.base_col = 0
+        self.number = 0  # the element being read (from 1)
 
     def _position(self, pos: int) -> tuple[int, int]:
         newlines = self.buf.count("\n", 0, pos)
@@ -160,6 +159,7 @@ class _ArrayReader:
         number = 0
         while True:
             number += 1
+            self.number = number
             value, end, i = self._element(i)
             yield number, value, self.buf[i:end]
             j = self._skip(end)
@@ -176,7 +176,12 @@ class _ArrayReader:
         """(value, index after it, its start) of the element at i, reading more until it is whole."""
         while True:
             try:
-                value, end = _DECODER.raw_decode(self.buf, i)
+                value, end = DECODER.raw_decode(self.buf, i)
+            except NotFinite as exc:
+                raise ImportFileError(
+                    gettext("Row %(row)d is not valid JSON (%(number)s is not a finite number); nothing was imported.")
+                    % {"row": self.number, "number": exc}
+                ) from None
             except RecursionError:
                 raise ImportFileError("The file is not valid JSON (nested too deeply); nothing was imported.") from None
             except json.JSONDecodeError as exc:

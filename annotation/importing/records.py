@@ -94,6 +94,9 @@ class Importer:
     default_language: ClassVar[str] = "id"
     # Rows whose issues carry one of these codes were not imported at all.
     skipping_codes: ClassVar[frozenset[str]] = frozenset()
+    # True when `scan` already refuses, with the row and field, every row whose record the database
+    # couldn't hold (annotation.importing.checks); the engine then skips checking each record again.
+    storable_rows: ClassVar[bool] = False
 
     def scan(self, stream: BinaryStream, *, known_annotators: Iterable[str], max_annotators: int) -> FileScan:
         raise NotImplementedError

@@ -12,6 +12,7 @@ is written as soon as it is built; the data card's figures are gathered on the w
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections import Counter
@@ -160,6 +161,10 @@ class ExportResult:
         return sum(self.counts.values())
 
 
+def _temporary(out: Path, split: str, fmt: str) -> Path:
+    return out / f".{split}.{fmt}.tmp"
+
+
 def gold_export(
     *,
     project: Project,
@@ -191,7 +196,7 @@ def gold_export(
                 split = task_type.export_split(record)
                 writer = writers.get(split)
                 if writer is None:
-                    writer = writers[split] = open_writer(fmt, out / f".{split}.{fmt}.tmp", task_type, chunk_size)
+                    writer = writers[split] = open_writer(fmt, _temporary(out, split, fmt), task_type, chunk_size)
                 writer.write(record)
                 if task_stats is not None:
                     task_stats.add(record)
@@ -200,12 +205,19 @@ def gold_export(
                 written += 1
                 if progress is not None and written % chunk_size == 0:
                     progress(written)
-    finally:
         for writer in writers.values():
             writer.close()
+    except BaseException:
+        # A failed export leaves nothing behind: a half-written .tmp file would only fill the disk.
+        for writer in writers.values():
+            with contextlib.suppress(Exception):  # closed already, or failing as the export did
+                writer.close()
+        for split in writers:
+            _temporary(out, split, fmt).unlink(missing_ok=True)
+        raise
     files = {}
     for split in writers:
-        os.replace(out / f".{split}.{fmt}.tmp", out / f"{split}.{fmt}")
+        os.replace(_temporary(out, split, fmt), out / f"{split}.{fmt}")
         files[split] = f"{split}.{fmt}"
     card = data_card(project=project, fmt=fmt, counts=counts, files=files, categories=dict(categories), task=task_stats)
     (out / "README.md").write_text(card, "utf-8")

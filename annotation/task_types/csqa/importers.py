@@ -703,6 +703,8 @@ class IdCsqaImporter(Importer):
     judgment_kind = "answer"
     judgments_word = "answers"
     skipping_codes = SKIPPING
+    # check_storable, at C speed over each row's text in scan (the generic walk cost ~3 s per 100,000 rows).
+    storable_rows = True
 
     def scan(self, stream: BinaryStream, *, known_annotators: Iterable[str], max_annotators: int) -> FileScan:
         annotators, rows = scan_annotators(json_rows_text(stream), known_annotators, max_annotators)

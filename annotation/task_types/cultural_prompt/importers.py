@@ -15,9 +15,6 @@ A leading `'` that our CSV export puts before a cell starting with = + - @ is re
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -31,6 +28,7 @@ from annotation.importing.records import (
     ImportUnit,
     RowIssue,
 )
+from annotation.importing.textfile import CsvRows, NotJson, check_row, json_line, text_lines
 from annotation.task_types.cultural_prompt.judging import normalize_judgment
 from annotation.task_types.cultural_prompt.payload import (
     MAX_RESPONSES,
@@ -65,42 +63,36 @@ def _cell(value: Any) -> str:
 
 
 def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(row number, row) for CSV (row 1 is the first after the header) or JSON Lines (line number)."""
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
-    try:
-        first = text.read(1)
-        while first and first.isspace():
-            first = text.read(1)
-        text.seek(0)
-        if first == "{":
-            for number, line in enumerate(text, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise ImportFileError(f"Line {number} is not JSON ({exc.msg}); nothing was imported.") from None
-                if not isinstance(row, dict):
-                    raise ImportFileError(f"Line {number} is not an object; nothing was imported.")
-                missing = [c for c in REQUIRED if c not in row]
-                if missing:
-                    raise ImportFileError(f"Line {number} has no {', '.join(missing)}; nothing was imported.")
-                yield number, row
-            return
-        reader = csv.DictReader(text)
-        missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
-        if missing:
-            raise ImportFileError(
-                f"The file is not a KALAHI CSV: it has no column {', '.join(missing)}; nothing was imported."
-            )
-        for number, row in enumerate(reader, start=1):
+    """(line, row) for CSV (the line where the row starts; the header is line 1) or JSON Lines."""
+    first = next((line.lstrip()[:1] for _, line in text_lines(stream) if line.strip()), "")
+    stream.seek(0)
+    if first == "{":
+        for number, line in text_lines(stream):
+            if not line.strip():
+                continue
+            try:
+                row = json_line(line)
+            except NotJson as exc:
+                raise ImportFileError(
+                    f"Line {number} is not valid JSON ({exc.detail}); nothing was imported."
+                ) from None
+            if not isinstance(row, dict):
+                raise ImportFileError(f"Line {number} is not an object; nothing was imported.")
+            missing = [c for c in REQUIRED if c not in row]
+            if missing:
+                raise ImportFileError(f"Line {number} has no {', '.join(missing)}; nothing was imported.")
+            check_row(number, row)
             yield number, row
-    except UnicodeDecodeError as exc:
-        raise ImportFileError(f"The file is not UTF-8 ({exc.reason}); nothing was imported.") from None
-    except csv.Error as exc:
-        raise ImportFileError(f"The file can't be read as CSV ({exc}); nothing was imported.") from None
-    finally:
-        text.detach()
+        return
+    reader = CsvRows(stream)
+    missing = [c for c in REQUIRED if c not in reader.header]
+    if missing:
+        raise ImportFileError(
+            f"The file is not a KALAHI CSV: it has no column {', '.join(missing)}; nothing was imported."
+        )
+    for number, row in reader:
+        check_row(number, row)
+        yield number, row
 
 
 def _validations(row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -109,8 +101,8 @@ def _validations(row: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     if isinstance(raw, str):
         try:
-            raw = json.loads(_cell(raw))
-        except json.JSONDecodeError:
+            raw = json_line(_cell(raw))
+        except NotJson:
             return []
     return [v for v in raw if isinstance(v, dict)] if isinstance(raw, list) else []
 

@@ -1,9 +1,11 @@
 """Parse released NLI files into plain rows: IndoNLI JSON Lines and MNLI/SNLI-style JSON Lines.
 
 Streaming: the readers are generators over the file's lines, so memory stays constant whatever the
-file's size. Each line gives either a row or a RefusedLine (not JSON, not an object, not UTF-8, no
-premise or hypothesis text), always with its line number. An odd value (an unknown label, split or
-sentence size) is kept as the file gave it and reported as a Note on the row; nothing is guessed.
+file's size. Each line gives either a row or a RefusedLine (not JSON, not an object, text a database
+can't hold, a list where one value belongs, no premise or hypothesis text), always with its line
+number; the first line that is not UTF-8 raises ImportFileError at once (a UTF-16 file is one error).
+An odd value (an unknown label, split or sentence size) is kept as the file gave it and reported as a
+Note on the row; nothing is guessed.
 The IndoNLI diagnostic set ships as one JSON array instead; read_diagnostic reads it whole (650 pairs).
 """
 
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from annotation.importing.textfile import NotJson, json_line, not_utf8, row_problem
 from annotation.task_types.nli.corpus import SIZES
 from annotation.task_types.nli.labels import UnknownLabel, UnknownPhenomenon, normalize_label, normalize_phenomenon
 
@@ -23,6 +26,7 @@ DATA_SPLITS = frozenset({"train", "dev", "test"})
 ANNOTATOR_TYPES = frozenset({"lay", "expert"})
 ROUNDS = frozenset({1, 2, 3})
 MNLI_LABEL_FIELDS = ("label1", "label2", "label3", "label4", "label5")
+MNLI_SCALARS = (*MNLI_LABEL_FIELDS, "gold_label", "pairID", "pairid", "promptID", "promptid", "captionID", "genre")
 
 Source = str | Path | bytes | IO[bytes] | IO[str] | Iterable[str] | Iterable[bytes]
 
@@ -86,15 +90,15 @@ def _binary_lines(source: Source) -> Iterator[bytes | str]:
         yield from source  # a file object or any iterable of lines, text or bytes
 
 
-def _lines(source: Source) -> Iterator[tuple[int, str | None]]:
-    """(line number, text) from 1; text is None when the line is not UTF-8. Blank lines are skipped."""
+def _lines(source: Source) -> Iterator[tuple[int, str]]:
+    """(line number, text) from 1. Blank lines are skipped; the first line that is not UTF-8 refuses
+    the file (ImportFileError) once: a UTF-16 file is one message, not one per line."""
     for number, raw in enumerate(_binary_lines(source), start=1):
         if isinstance(raw, bytes):
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
-                yield number, None
-                continue
+                raise not_utf8(number) from None
         else:
             text = raw
         if number == 1:
@@ -105,16 +109,17 @@ def _lines(source: Source) -> Iterator[tuple[int, str | None]]:
 
 def _objects(source: Source) -> Iterator[tuple[int, dict | RefusedLine]]:
     for number, text in _lines(source):
-        if text is None:
-            yield number, RefusedLine(number, "not UTF-8 text")
-            continue
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            yield number, RefusedLine(number, f"not JSON: {error.msg} (column {error.colno})")
+            value = json_line(text)
+        except NotJson as error:
+            yield number, RefusedLine(number, str(error))
             continue
         if not isinstance(value, dict):
             yield number, RefusedLine(number, f"a JSON {type(value).__name__}, not an object with fields")
+            continue
+        found = row_problem(value)
+        if found is not None:
+            yield number, RefusedLine(number, f"{found[0]}: {found[1]}")
             continue
         yield number, value
 
@@ -184,6 +189,23 @@ def _choice(obj: dict, name: str, allowed: Iterable[str], notes: _Notes, *, requ
     return value if isinstance(value, str) else str(value)
 
 
+# Fields that hold one value: a list or an object there is not an odd value to keep, it is a wrong file.
+SCALARS = (
+    "pair_id",
+    "premise_id",
+    "label",
+    "author_label",
+    "data_split",
+    "annotator_type",
+    "sentence_size",
+    "annotation_round",
+)
+
+
+def _json_type(value: Any) -> str:
+    return "array" if isinstance(value, list) else "object"
+
+
 # --- IndoNLI ---------------------------------------------------------------------------------------
 
 
@@ -192,6 +214,9 @@ def _indonli_row(obj: dict, line: int, *, diagnostic: bool = False) -> IndoNliRo
     if premise is None or hypothesis is None:
         missing = "premise" if premise is None else "hypothesis"
         return RefusedLine(line, f"no {missing} text")
+    for name in SCALARS:
+        if isinstance(obj.get(name), list | dict):
+            return RefusedLine(line, f"{name} is a JSON {_json_type(obj[name])}, not a single value")
     notes = _Notes(line)
     required = not diagnostic  # the diagnostic array has only pair_id, label, texts and tags
     label, raw_label = _label(obj, "label", notes, required=True)
@@ -260,6 +285,9 @@ def _mnli_row(obj: dict, line: int) -> MnliRow | RefusedLine:
     premise, hypothesis = _text(obj, "sentence1"), _text(obj, "sentence2")
     if premise is None or hypothesis is None:
         return RefusedLine(line, f"no {'sentence1' if premise is None else 'sentence2'} text")
+    for name in MNLI_SCALARS:
+        if isinstance(obj.get(name), list | dict):
+            return RefusedLine(line, f"{name} is a JSON {_json_type(obj[name])}, not a single value")
     notes = _Notes(line)
     gold, raw_gold = _label(obj, "gold_label", notes, required=False)
     if "gold_label" not in obj:

@@ -12,7 +12,6 @@ as the file gave them (under the payload's "release") and reported by row.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -25,6 +24,7 @@ from annotation.importing.records import (
     ImportUnit,
     RowIssue,
 )
+from annotation.importing.textfile import NotJson, json_line, row_problem, text_lines
 from annotation.task_types.sentence_completion.payload import LETTERS, answer_letter, yes_no
 from annotation.task_types.sentence_completion.places import COUNTRIES, REGION_OF, TOPICS, country_name
 
@@ -37,24 +37,22 @@ SKIPPING = frozenset({"missing_id", "no_premise", "no_completions", "duplicate_i
 
 
 def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """(line, object) or (line, reason it can't be read); blank lines skipped."""
-    for number, raw in enumerate(stream, start=1):
-        try:
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        except UnicodeDecodeError:
-            yield number, "not UTF-8 text"
-            continue
-        if number == 1:
-            text = text.removeprefix("\ufeff")
+    """(line, object) or (line, reason it can't be read); blank lines skipped. The first line that is
+    not UTF-8 refuses the file at once (ImportFileError)."""
+    for number, text in text_lines(stream):
         if not text.strip():
             continue
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            yield number, f"not JSON: {error.msg} (column {error.colno})"
+            value = json_line(text)
+        except NotJson as error:
+            yield number, str(error)
             continue
         if not isinstance(value, dict):
             yield number, f"a JSON {type(value).__name__}, not an object with fields"
+            continue
+        found = row_problem(value)
+        if found is not None:
+            yield number, f"{found[0]}: {found[1]}"
             continue
         yield number, value
 

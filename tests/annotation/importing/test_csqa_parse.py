@@ -94,7 +94,11 @@ def test_json_lines_are_read_with_line_numbers():
             "Line 3 is not valid JSON (Expecting property name enclosed in double quotes, column 2); "
             "nothing was imported.",
         ),
-        (b"\xff\xfe[", "The file is not UTF-8 (byte 0); nothing was imported."),
+        (b"\xff\xfe[", "Line 1 is not UTF-8 text (save the file as UTF-8); nothing was imported."),
+        (
+            b'[{"id": "a"},\n{"id": "b\xff"}]',
+            "Line 2 is not UTF-8 text (save the file as UTF-8); nothing was imported.",
+        ),
         (b"   ", "The file is empty; nothing was imported."),
     ],
 )

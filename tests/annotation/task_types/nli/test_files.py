@@ -2,6 +2,9 @@
 
 import json
 
+import pytest
+
+from annotation.importing.records import ImportFileError
 from annotation.task_types.nli.files import (
     IndoNliRow,
     MnliRow,
@@ -45,9 +48,12 @@ def test_indonli_rows_odd_values_and_broken_lines():
         + b'{"pair_id": 7, "premise": "caf\xe9"}\n'
     )
 
-    results = list(read_indonli(data))
+    results = []
+    # The first line that is not UTF-8 refuses the file, once (a UTF-16 file is one message).
+    with pytest.raises(ImportFileError) as not_utf8:
+        results.extend(read_indonli(data))
 
-    first, second, odd, broken, array, no_hypothesis, unrounded, latin1 = results
+    first, second, odd, broken, array, no_hypothesis, unrounded = results
     assert first == IndoNliRow(
         line=1,
         pair_id="119373",
@@ -86,7 +92,7 @@ def test_indonli_rows_odd_values_and_broken_lines():
         Note(8, "label", "-", "label is empty"),
         Note(8, "annotation_round", 7, "annotation_round should be 1, 2 or 3"),
     )
-    assert latin1 == RefusedLine(9, "not UTF-8 text")
+    assert str(not_utf8.value) == "Line 9 is not UTF-8 text (save the file as UTF-8); nothing was imported."
 
 
 def test_indonli_reader_streams_from_any_line_iterable():

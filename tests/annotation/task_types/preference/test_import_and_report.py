@@ -8,6 +8,7 @@ import json
 import pytest
 from django.core.management import call_command
 
+from annotation.errors import InvalidInput
 from annotation.models import Item
 from annotation.services.imports import items_import
 from tests.factories import UserFactory
@@ -110,7 +111,7 @@ def test_importing_the_same_file_again_creates_nothing():
 def test_a_file_with_a_broken_line_imports_nothing():
     data = _jsonl(RELEASED[:2]) + b"{not json\n"
 
-    with pytest.raises(Exception, match="can't be read"):
+    with pytest.raises(InvalidInput, match=r"^Line 3 is not valid JSON \(Expecting property name"):
         items_import(path_or_bytes=data, project_slug="broken", format="indopref", language="id", creator=UserFactory())
 
     assert not Item.objects.filter(project__slug="broken").exists()
