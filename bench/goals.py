@@ -54,6 +54,12 @@ BENCHES: tuple[Bench, ...] = (
         small_args=("--items", "300"),
     ),
     Bench(
+        "import_memory",
+        "a 50 MB file of every import format, each imported in a fresh process",
+        (Goal("max_peak_mb", "<", 300.0),),
+        small_args=("--mb", "0.3"),
+    ),
+    Bench(
         "nli_rounds",
         "20,000 premises, 120,000 pairs, 200 annotators",
         (
