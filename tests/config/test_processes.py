@@ -9,6 +9,7 @@ docker/compose.yaml and what scripts/start supervises.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,24 @@ def test_compose_restarts_every_service_that_dies():
 
     assert restarts == dict.fromkeys(restarts, "unless-stopped")
     assert set(restarts) == {"web", "worker", "worker-llm", "beat", "postgres", "redis"}
+
+
+def test_scripts_start_starts_a_dead_process_again_and_stops_it_with_itself(tmp_path):
+    # scripts/start's own `supervise`, on a process that dies after half a second and one that stays; the
+    # script stops them once the first was started a third time (a subprocess timeout if it never is).
+    function = re.search(r"^supervise\(\) \{\n.*?^\}\n", (ROOT / "scripts/start").read_text(), re.MULTILINE | re.DOTALL)
+    starts, survivor = tmp_path / "starts", tmp_path / "survivor.pid"
+    script = f"""set -euo pipefail
+say() {{ :; }}
+pids=()
+{function.group(0)}
+supervise "dies" sh -c 'echo started >> {starts}; sleep 0.5; exit 3'
+supervise "stays" sh -c 'echo $$ > {survivor}; exec sleep 600'
+until [ "$(cat {starts} 2>/dev/null | wc -l)" -ge 3 ]; do sleep 0.1; done
+kill -TERM "${{pids[@]}}"
+wait "${{pids[@]}}" 2>/dev/null || true
+"""
+    subprocess.run(["bash", "-c", script], check=True, timeout=30)
+
+    assert len(starts.read_text().splitlines()) == 3  # started twice more, then stopped with the script
+    assert subprocess.run(["kill", "-0", survivor.read_text().strip()], capture_output=True).returncode == 1
