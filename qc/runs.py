@@ -124,7 +124,7 @@ def run_stopped_reason(*, attempts: int, progress: int, total: int | None) -> st
     return f"The worker stopped {times}; last progress {done}."
 
 
-# --- handing a run to a worker ----------------------------------------------------------------------
+# --- handing a run to a worker --------------------------------------------------------------------
 
 
 def broker_check() -> None:
