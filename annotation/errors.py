@@ -39,3 +39,10 @@ class NotAllowed(DomainError):
 
     http_status = 403
     code = "not_allowed"
+
+
+class ServiceUnavailable(DomainError):
+    """A service the action needs (the task broker) is unreachable: nothing was started; try again later."""
+
+    http_status = 503
+    code = "unavailable"

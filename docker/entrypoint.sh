@@ -1,9 +1,14 @@
 #!/bin/sh
 # Container entry point.
-#   web     migrate, create the first admin when GOTONG_ADMIN_* are set, then serve with gunicorn
-#   worker  a Celery worker (no migrations: only the web container changes the schema)
-#   beat    Celery beat: sends the sweeper of stopped runs (`qc.sweep_runs`); run exactly one
-#   *       any other command, e.g. `python manage.py createsuperuser`
+#   web         migrate, create the first admin when GOTONG_ADMIN_* are set, then serve with gunicorn
+#   worker      the Celery worker of queue `celery`: exports, reports, gold recomputes, sweeps
+#   worker-llm  the Celery worker of queue `llm`: model runs (each holds a pool process while it lasts)
+#   beat        Celery beat: sends the sweepers of stopped runs; run exactly one
+#   *           any other command, e.g. `python manage.py createsuperuser`
+# The workers and beat are the same processes scripts/start runs (it calls this script); every queue
+# the code routes to is consumed by one of them (tests/config/test_processes.py). No migrations in the
+# workers: only the web container changes the schema. Whatever starts them restarts them when they die
+# (compose: `restart: unless-stopped`; scripts/start: a loop).
 set -eu
 
 wait_for_database() {
@@ -35,11 +40,19 @@ web)
     ;;
 worker)
     wait_for_database
-    exec celery -A config worker --loglevel="${CELERY_LOGLEVEL:-INFO}" --concurrency="${CELERY_CONCURRENCY:-2}"
+    exec celery -A config worker -Q celery --hostname=qc@%h --without-gossip --without-mingle \
+        --loglevel="${CELERY_LOGLEVEL:-INFO}" --concurrency="${CELERY_CONCURRENCY:-2}"
+    ;;
+worker-llm)
+    wait_for_database
+    # Keep the concurrency above GOTONG_LLM_PROJECT_SLOTS, so one project's runs never hold every process.
+    exec celery -A config worker -Q llm --hostname=llm@%h --without-gossip --without-mingle \
+        --loglevel="${CELERY_LOGLEVEL:-INFO}" --concurrency="${CELERY_LLM_CONCURRENCY:-4}"
     ;;
 beat)
-    # The schedule file only remembers when each entry last ran; losing it with the container is harmless.
-    exec celery -A config beat --loglevel="${CELERY_LOGLEVEL:-INFO}" --schedule=/tmp/celerybeat-schedule
+    # The schedule file only remembers when each entry last ran; losing it is harmless.
+    exec celery -A config beat --loglevel="${CELERY_LOGLEVEL:-INFO}" \
+        --schedule="${CELERY_BEAT_SCHEDULE_FILE:-/tmp/celerybeat-schedule}"
     ;;
 *)
     exec "$@"

@@ -20,6 +20,10 @@ Who does what:
 - Retries are ours (the client has max_retries=0): a retryable error (timeout, connection, 408/409,
   429, 5xx) puts the call back to pending until `next_attempt_at` (the server's Retry-After, else
   exponential backoff with jitter), up to GOTONG_LLM_MAX_ATTEMPTS; anything else fails the call.
+- Our own infrastructure failing is never the model's failure: when the limiter's Redis is down the
+  request is not sent, the call goes back to pending without using an attempt and is tried again
+  after results.INFRA_RETRY_SECONDS, for as long as the outage lasts. The run is done only when every call
+  has a reply or a failure of the endpoint's own.
 - Pause stops claiming (in-flight replies are still written); cancel also marks every unfinished
   call cancelled, so late replies are dropped. Both leave the run "finished" for qc/runs.py.
 """
@@ -42,11 +46,12 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from evaluation.bulk_insert import insert_rows
 from evaluation.kinds import RunKind, Unit, get_kind
 from evaluation.llm import client as llm
-from evaluation.llm.limiter import KeptSlot, Limits
+from evaluation.llm.limiter import KeptSlot, LimiterUnavailable, Limits
 from evaluation.models import Call, Endpoint, Run
 from evaluation.results import Tally, _setting, results_write, retry_delay  # noqa: F401  (retry_delay: API)
 from qc.runs import RunLost, run_beat_or_stop, run_fail, run_finish, run_heartbeat, run_lock_held, run_take
@@ -169,6 +174,8 @@ class Outcome:
     result: llm.ChatResult | llm.EmbeddingResult | llm.LikelihoodResult | None = None
     error: llm.LLMError | None = None
     slot_timeout: bool = False
+    # Not sent because the limiter's Redis is down: not an attempt, and tried again after a pause.
+    limiter_down: bool = False
 
 
 def calls_claim(*, run_id: int, limit: int, lease_seconds: float) -> list[Claimed]:
@@ -255,6 +262,9 @@ def call_execute(
         return Outcome(error=exc)
     except TimeoutError:
         return Outcome(slot_timeout=True)
+    except LimiterUnavailable:
+        logger.warning("llm_run.limiter_unavailable", extra={"call_id": call.pk})
+        return Outcome(limiter_down=True)
     except Exception as exc:  # a bug, not the endpoint's fault: fail the call, keep the run going
         logger.exception("llm_run.call_crashed", extra={"call_id": call.pk})
         return Outcome(error=llm.LLMError(f"{type(exc).__name__}: {exc}", kind="internal", retryable=False))
@@ -523,4 +533,8 @@ def _send_helpers(run_id: int) -> None:
     from evaluation.tasks import run_help
 
     for _ in range(int(_setting("GOTONG_LLM_HELPERS", 1))):
-        run_help.apply_async(args=[run_id])
+        try:
+            run_help.apply_async(args=[run_id])
+        except BrokerUnavailable:  # helpers only speed a run up: the owner drains every call itself
+            logger.warning("llm_run.helper_not_sent", extra={"run_id": run_id}, exc_info=True)
+            return

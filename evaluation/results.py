@@ -37,6 +37,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+# A call not sent because the limiter's Redis is down waits this long before its next try (a restarted
+# Redis is back within seconds; the run's heartbeat and the calls' leases are in PostgreSQL).
+INFRA_RETRY_SECONDS = 1.0
+
+
 def _setting(name: str, default: Any) -> Any:
     return getattr(settings, name, default)
 
@@ -160,8 +165,16 @@ def _on_done(run: Run, kind: RunKind, call: Claimed, fields: dict[str, Any], tal
 
 
 def _record_error(run: Run, kind: RunKind, call: Claimed, outcome: Outcome, tally: Tally) -> None:
-    if outcome.slot_timeout:  # never sent: not an attempt
-        _fenced(call).update(status=Call.Status.PENDING, attempts=F("attempts") - 1, lease_token="", lease_until=None)
+    if outcome.slot_timeout or outcome.limiter_down:  # never sent: not an attempt
+        # Redis down: wait a moment rather than spin on claims until it is back.
+        pause = timedelta(seconds=INFRA_RETRY_SECONDS) if outcome.limiter_down else None
+        _fenced(call).update(
+            status=Call.Status.PENDING,
+            attempts=F("attempts") - 1,
+            lease_token="",
+            lease_until=None,
+            next_attempt_at=timezone.now() + pause if pause else None,
+        )
         return
     error = outcome.error
     assert error is not None

@@ -29,11 +29,15 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connections, models, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
+from annotation.errors import ServiceUnavailable
 from qc.models import BackgroundRun
 
 logger = logging.getLogger(__name__)
@@ -118,6 +122,35 @@ def run_stopped_reason(*, attempts: int, progress: int, total: int | None) -> st
     times = "once" if attempts == 1 else f"{attempts} times"
     done = f"{progress}/{total}" if total is not None else str(progress)
     return f"The worker stopped {times}; last progress {done}."
+
+
+# --- handing a run to a worker --------------------------------------------------------------------
+
+
+def broker_check() -> None:
+    """Refuse to start background work while the broker is unreachable: ServiceUnavailable (503) at
+    once, before any row is written, instead of a run that no worker will hear of. Without a broker
+    (tasks run in the process) there is nothing to check. A broker lost between this check and the
+    hand-off leaves the run pending: `run_enqueue_or_wait` logs it and the sweeper sends it later."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    try:
+        with current_app.connection_for_write() as broker:
+            broker.ensure_connection(max_retries=0, timeout=settings.GOTONG_BROKER_CHECK_SECONDS)
+    except (BrokerUnavailable, OSError) as exc:
+        logger.warning("broker.unavailable", extra={"error": str(exc)[:200]})
+        raise ServiceUnavailable(
+            _("The task queue is unreachable, so nothing was started. Please try again in a minute.")
+        ) from exc
+
+
+def run_enqueue_or_wait(*, enqueue: Callable[[int, str], None], run_id: int, task_id: str, kind: str) -> None:
+    """Send a committed run's message; if the broker went away since `broker_check`, the run stays
+    pending (shown as queued) and the sweeper sends it once its last sign of life is stale."""
+    try:
+        enqueue(run_id, task_id)
+    except BrokerUnavailable:
+        logger.warning(f"{kind}.not_sent", extra={"run_id": run_id, "task_id": task_id}, exc_info=True)
 
 
 # --- claiming --------------------------------------------------------------------------------------

@@ -1,4 +1,8 @@
-"""Celery entry points of qc: ids in, load, claim, call a service (see STYLE.md)."""
+"""Celery entry points of qc: ids in, load, claim, call a service (see STYLE.md).
+
+Exports, reports and sweeps store no result (ignore_result): nothing reads one, and a kept result
+makes the sender subscribe to the result backend first, which retried for ~20 s with Redis down.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from annotation.models import Item
 from qc.gold import DECIDABLE, gold_recompute
 
 
-@shared_task(bind=True, name="qc.export_gold", acks_late=True, reject_on_worker_lost=True)
+@shared_task(bind=True, name="qc.export_gold", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def export_gold(self: Task, run_id: int) -> dict | None:
     from qc.exports.runs import export_run_execute
 
@@ -21,7 +25,7 @@ def export_gold(self: Task, run_id: int) -> dict | None:
 
 # Sent by Celery beat every GOTONG_SWEEP_SECONDS (CELERY_BEAT_SCHEDULE); idempotent, so a late or
 # repeated sweep does no harm.
-@shared_task(name="qc.sweep_runs", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="qc.sweep_runs", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def sweep_runs() -> dict[str, list[int]]:
     """Resume or fail background runs whose worker stopped."""
     from qc.exports.runs import export_runs_sweep
@@ -39,7 +43,7 @@ def recompute_gold(project_id: int, item_ids: list[int] | None = None) -> dict[s
     return gold_recompute(item_ids=list(qs.values_list("pk", flat=True)))
 
 
-@shared_task(name="qc.build_report", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="qc.build_report", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def build_report(project_id: int) -> dict[str, float | None]:
     """Build a big project's report snapshot (qc.reports.snapshots). Idempotent: a rebuild overwrites it."""
     from qc.reports.snapshots import report_snapshot_build

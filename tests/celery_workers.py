@@ -2,7 +2,8 @@
 
 Each worker runs in its own process group (its pool child and beat die with it on SIGKILL) and logs to
 a file whose tail goes into failure messages. Tests that use them need the `broker` fixture of
-tests/qc/test_run_faults.py, so that this process sends its tasks to the same Redis.
+tests/qc/test_run_faults.py (or `use_broker` with a Redis of their own, `RedisServer`), so that this
+process sends its tasks to the same Redis.
 """
 
 from __future__ import annotations
@@ -10,13 +11,18 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 from django.conf import settings as django_settings
 from django.db import connection
+
+from config.celery import app
 
 REDIS = os.environ.get("GOTONG_TEST_CELERY_REDIS", "redis://127.0.0.1:6379/5")
 
@@ -41,7 +47,15 @@ class WorkerPool:
         self.procs: list[subprocess.Popen] = []
         self.logs: list[Path] = []
 
-    def start(self, name: str, *, beat: bool = False, env: dict[str, str] | None = None) -> subprocess.Popen:
+    def start(
+        self,
+        name: str,
+        *,
+        beat: bool = False,
+        env: dict[str, str] | None = None,
+        queues: str | None = None,
+        concurrency: int = 1,
+    ) -> subprocess.Popen:
         environment = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test_worker",
@@ -58,9 +72,9 @@ class WorkerPool:
             "config",
             "worker",
             "--pool=prefork",
-            "--concurrency=1",
+            f"--concurrency={concurrency}",
             "-Q",
-            self.queues,
+            queues or self.queues,
             *(["-B", f"--schedule={self.tmp_path / f'{name}-beat-schedule'}"] if beat else []),
             f"--hostname={name}@%h",
             "--loglevel=INFO",
@@ -92,3 +106,65 @@ class WorkerPool:
     def output(self) -> str:
         tail = self.log_tail
         return "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')[-tail:]}" for log in self.logs)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def use_broker(settings, url: str) -> Iterator[None]:
+    """This process sends tasks to the broker at `url` instead of running them eagerly."""
+    # Read the app's values before changing the settings: the first read of app.conf loads it from
+    # them, and would otherwise save (and restore) this helper's own values.
+    keys = ("broker_url", "result_backend", "task_always_eager")
+    previous = {key: app.conf[key] for key in keys}
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.CELERY_BROKER_URL = url
+    settings.CELERY_RESULT_BACKEND = url
+
+    def reset_connections():
+        # Connections and the result backend are cached on the app: drop them so the new URLs are used.
+        app._pool = None
+        app.__dict__.pop("amqp", None)
+        if hasattr(app._local, "backend"):
+            del app._local.backend
+
+    app.conf.update(broker_url=url, result_backend=url, task_always_eager=False)
+    reset_connections()
+    try:
+        yield
+    finally:
+        app.conf.update(previous)
+        reset_connections()
+
+
+class RedisServer:
+    """A redis-server of the test's own on a free port, without persistence: killed, it comes back empty
+    (as a restarted Redis without a volume)."""
+
+    def __init__(self, tmp_path: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log = tmp_path / f"redis-{self.port}.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"redis-server did not start on {self.port}: {self.log.read_text(errors='replace')}")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+            self.proc = None

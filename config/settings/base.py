@@ -210,6 +210,23 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# A broker outage must not end a worker: it waits for Redis as long as it takes, at start and later
+# (the default gives up after 100 tries and exits). Tasks running meanwhile go on: an LLM run's calls
+# only need PostgreSQL and the endpoint, and waits out the limiter (evaluation/engine.py).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# A dead Redis is noticed within seconds (not the kernel's TCP timeout), by publishers and consumers.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 10,
+    "socket_keepalive": True,
+    "health_check_interval": 10,
+}
+# Starting work (an export, a run) answers 503 at once when the broker is unreachable; the check
+# gives up after this long (qc/runs.py broker_check).
+GOTONG_BROKER_CHECK_SECONDS = float(os.environ.get("GOTONG_BROKER_CHECK_SECONDS", "2"))
 
 # Background runs (qc/runs.py): a worker beats at least every HEARTBEAT seconds; a run whose last
 # sign of life is older than STALE seconds lost its worker and is resumed by the sweeper, at most
@@ -238,8 +255,10 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": GOTONG_SWEEP_SECONDS},
     },
 }
-# LLM runs (evaluation/engine.py) have their own queue so QC work never waits behind them; a worker
-# consumes both (`-Q celery,llm`, scripts/start) or one per queue on bigger deployments.
+# LLM runs (evaluation/engine.py) have their own queue and their own worker (`-Q llm`), so exports,
+# reports and sweeps (queue `celery`, their worker `-Q celery`) never wait behind model calls. The
+# processes are the same everywhere: docker/entrypoint.sh (`worker`, `worker-llm`, `beat`), which
+# scripts/start runs too; tests/config/test_processes.py checks that every routed queue is consumed.
 CELERY_TASK_ROUTES = {
     "evaluation.run_start": {"queue": "llm"},
     "evaluation.run_help": {"queue": "llm"},
@@ -248,6 +267,9 @@ CELERY_TASK_ROUTES = {
 # the lease of a claimed call (0: twice the endpoint's timeout + 30 s).
 GOTONG_LLM_THREADS = int(os.environ.get("GOTONG_LLM_THREADS", "32"))
 GOTONG_LLM_HELPERS = int(os.environ.get("GOTONG_LLM_HELPERS", "1"))
+# The llm worker processes one project may hold at once (evaluation/fairness.py); keep it below the
+# llm worker's concurrency so another project's run always finds one. 0: no limit.
+GOTONG_LLM_PROJECT_SLOTS = int(os.environ.get("GOTONG_LLM_PROJECT_SLOTS", "2"))
 GOTONG_LLM_MAX_ATTEMPTS = int(os.environ.get("GOTONG_LLM_MAX_ATTEMPTS", "4"))
 GOTONG_LLM_BACKOFF_SECONDS = float(os.environ.get("GOTONG_LLM_BACKOFF_SECONDS", "1"))
 GOTONG_LLM_BACKOFF_MAX_SECONDS = float(os.environ.get("GOTONG_LLM_BACKOFF_MAX_SECONDS", "60"))

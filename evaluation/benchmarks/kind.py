@@ -25,7 +25,7 @@ parameters (clean_parameters fills the defaults):
 
 Planning (units) freezes one BenchmarkCase per item; on_result extracts the answer and writes one
 Prediction, in the transaction that records the call, so each reply is scored exactly once. A call
-that failed for good is a prediction too (unparsed, counted as wrong, rule "call_failed").
+that failed for good is a prediction too (unparsed, rule "call_failed"; left out of accuracy, counted apart).
 """
 
 from __future__ import annotations

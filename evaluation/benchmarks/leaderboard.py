@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from django.utils.translation import gettext
 
 from evaluation.benchmarks import metrics
+from evaluation.benchmarks.report import CALL_FAILED
 from evaluation.models import Prediction, Run
 
 BAR_WIDTH = 400  # px of the longest possible bar (accuracy 1.0)
@@ -91,10 +92,12 @@ class Cell(NamedTuple):
 def category_grid(run: Run) -> dict[str, Any]:
     """Accuracy (with its interval) per (category, endpoint): one query over the run's predictions."""
     outcomes: dict[tuple[str, str], list[bool]] = defaultdict(list)
-    for category, endpoint, parsed, correct in Prediction.objects.filter(run=run).values_list(
+    # A failed call has no reply: left out, as in report.py; unparsed is wrong.
+    answered = Prediction.objects.filter(run=run).exclude(rule=CALL_FAILED)
+    for category, endpoint, parsed, correct in answered.values_list(
         "case__category", "endpoint__name", "parsed", "correct"
     ):
-        outcomes[(category, endpoint)].append(parsed and correct)  # unparsed is wrong (report.py)
+        outcomes[(category, endpoint)].append(parsed and correct)
     categories = sorted({category for category, _ in outcomes})
     endpoints = sorted({endpoint for _, endpoint in outcomes})
     scores = {key: metrics.summarise(values, seed=metrics.SEED) for key, values in outcomes.items()}

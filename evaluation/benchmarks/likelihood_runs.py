@@ -14,7 +14,7 @@ answer, each option is scored as the continuation of the prompt and the most lik
   batch's calls are written), then the options' calls are read; only the transaction that finds none
   unfinished picks (evaluation/benchmarks/likelihood.py) and stores the Prediction, rule
   "likelihood:<normalisation>", reply = the per-option scores as JSON. An option whose call failed
-  for good makes the prediction "call_failed" (unparsed, wrong).
+  for good makes the prediction "call_failed" (unparsed; left out of accuracy).
 """
 
 from __future__ import annotations

@@ -4,8 +4,10 @@ templates per endpoint, the human baseline, the unparsed replies and, for an ope
 judged accuracy beside the multiple-choice accuracy of the same items.
 
 Rows come from Prediction and BenchmarkCase (one query each); the maths is evaluation/benchmarks/
-metrics.py (pure). An unparsed reply or a failed call counts as wrong; an open-ended reply counts
-once a reviewer has judged it (until then it is unparsed, rule "awaiting_judgment").
+metrics.py (pure). An unparsed reply counts as wrong; a call that failed for good has no reply and
+is left out of every accuracy (counted apart, `without_reply`): an average over calls that have no
+result would score an outage, not the model. An open-ended reply counts once a reviewer has judged it
+(until then it is unparsed, rule "awaiting_judgment").
 
 Language: items carry no language of their own (annotation's Item has no language field; a project
 lists its languages). When the project has exactly one language every item is in it; with several,
@@ -33,6 +35,7 @@ from evaluation.models import BenchmarkCase, Prediction, Run
 
 GROUPS = ("endpoint", "template", "category", "source", "split", "language", "label")
 AWAITING_JUDGMENT = "awaiting_judgment"  # evaluation/benchmarks/kind.py (not imported: it registers the kind)
+CALL_FAILED = "call_failed"  # the rule of a prediction whose call failed for good (evaluation/benchmarks/kind.py)
 
 
 def _summary(correct: list[bool]) -> dict[str, Any]:
@@ -106,6 +109,7 @@ def benchmark_report(*, run: Run, multiple_choice_run: Run | None = None) -> dic
             item=row[0],
         )
         for row in rows
+        if row[10] != CALL_FAILED
     ]
     groups: dict[str, dict[str, list[bool]]] = {group: defaultdict(list) for group in GROUPS}
     correct = []
@@ -124,6 +128,7 @@ def benchmark_report(*, run: Run, multiple_choice_run: Run | None = None) -> dic
         "items": BenchmarkCase.objects.filter(run=run).count(),
         "predictions": len(rows),
         "parsed": sum(1 for row in rows if row[6]),
+        "without_reply": len(rows) - len(scored),
         "accuracy": overall["accuracy"],
         "overall": overall,
         **{

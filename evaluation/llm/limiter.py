@@ -11,16 +11,30 @@ freed slot is taken within a round trip; the WAKE_SECONDS timeout covers slots f
 
 Without Redis (no worker: runs execute inside the process) the same rules hold in-process with a
 condition variable. Celery's `rate_limit` is not used: it is per worker process.
+
+Redis down (an outage, a restart) is not the endpoint's fault: every Redis operation here raises
+`LimiterUnavailable`, which the engine treats as "not sent, try again shortly" (never as the call's
+failure). Giving a slot back cannot fail: its lease expires anyway, and a reply already received must
+not be lost over it.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
+
+import redis
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PREFIX = "gotong:llm:limit"
 POLL_SECONDS = (0.002, 0.01)
@@ -77,6 +91,21 @@ return 1
 """
 
 
+class LimiterUnavailable(Exception):
+    """Redis did not answer (refused, reset, timed out): nothing was taken; try again shortly."""
+
+
+# Errors of the connection, not of our scripts (a Lua error is a bug and is raised as it is).
+REDIS_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
+def _redis_call(fn: Callable[[], T]) -> T:
+    try:
+        return fn()
+    except REDIS_DOWN as exc:
+        raise LimiterUnavailable(f"{type(exc).__name__}: {exc}") from exc
+
+
 @dataclass(frozen=True)
 class Limits:
     key: str  # the endpoint's id (or name): who shares the budget
@@ -87,8 +116,6 @@ class Limits:
 
 class RedisLimiter:
     def __init__(self, url: str):
-        import redis
-
         self.redis = redis.Redis.from_url(url)
         self.script = self.redis.register_script(_ACQUIRE)
         self.release_script = self.redis.register_script(_RELEASE)
@@ -99,23 +126,20 @@ class RedisLimiter:
 
     def try_acquire(self, limits: Limits, token: str) -> float:
         """0 when taken; otherwise seconds to wait before trying again (a guess when slots are full)."""
-        answer = int(
-            self.script(
-                keys=self._keys(limits),
-                args=[limits.max_concurrency, int(limits.lease_seconds * 1000), limits.requests_per_minute or 0, token],
-            )
-        )
+        args = [limits.max_concurrency, int(limits.lease_seconds * 1000), limits.requests_per_minute or 0, token]
+        answer = int(_redis_call(lambda: self.script(keys=self._keys(limits), args=args)))
         if answer == 0:
             return 0.0
         return random.uniform(*POLL_SECONDS) if answer < 0 else answer / 1000
 
     def release(self, limits: Limits, token: str) -> None:
-        self.release_script(keys=[*self._keys(limits), self._wake(limits)], args=[token, limits.max_concurrency])
+        keys = [*self._keys(limits), self._wake(limits)]
+        _redis_call(lambda: self.release_script(keys=keys, args=[token, limits.max_concurrency]))
 
     def refresh(self, limits: Limits, token: str) -> bool:
         """Extend the slot's lease; False when it had expired (the slot may be someone else's now)."""
         args = [token, int(limits.lease_seconds * 1000)]
-        return bool(self.refresh_script(keys=self._keys(limits)[:1], args=args))
+        return bool(_redis_call(lambda: self.refresh_script(keys=self._keys(limits)[:1], args=args)))
 
     def _wake(self, limits: Limits) -> str:
         return f"{PREFIX}:{limits.key}:wake"
@@ -123,15 +147,15 @@ class RedisLimiter:
     def wait(self, limits: Limits, seconds: float) -> None:
         """Sleep until a slot is released (a wake-up token) or `seconds` pass: a free slot is taken
         within a Redis round trip instead of a poll interval."""
-        self.redis.blpop([self._wake(limits)], timeout=max(0.001, seconds))
+        _redis_call(lambda: self.redis.blpop([self._wake(limits)], timeout=max(0.001, seconds)))
 
     def in_flight(self, limits: Limits) -> int:
         slots = self._keys(limits)[0]
         now_ms = int(time.time() * 1000)
-        return int(self.redis.zcount(slots, now_ms, "+inf"))
+        return int(_redis_call(lambda: self.redis.zcount(slots, now_ms, "+inf")))
 
     def clear(self, limits: Limits) -> None:
-        self.redis.delete(*self._keys(limits))
+        _redis_call(lambda: self.redis.delete(*self._keys(limits)))
 
 
 class LocalLimiter:
@@ -190,8 +214,6 @@ _lock = threading.Lock()
 def get_limiter() -> RedisLimiter | LocalLimiter:
     """Redis when REDIS_URL is set (shared by all workers), else the in-process one."""
     global _limiter, _limiter_url
-    from django.conf import settings
-
     broker = settings.CELERY_BROKER_URL or ""
     url = broker if broker.startswith("redis") and not settings.CELERY_TASK_ALWAYS_EAGER else ""
     with _lock:
@@ -255,5 +277,8 @@ class KeptSlot:
 
     def drop(self) -> None:
         if self.token is not None and self.limits is not None and self.limiter is not None:
-            self.limiter.release(self.limits, self.token)
+            try:
+                self.limiter.release(self.limits, self.token)
+            except LimiterUnavailable:  # the slot's lease expires on its own
+                logger.warning("llm_limiter.release_failed", extra={"key": self.limits.key}, exc_info=True)
         self.token = None

@@ -23,7 +23,7 @@ from annotation.errors import IllegalTransition, InvalidInput
 from annotation.models import Project
 from evaluation.kinds import get_kind
 from evaluation.models import Call, Endpoint, Run
-from qc.runs import RunPolicy, SweepReport, run_is_stale, runs_sweep
+from qc.runs import RunPolicy, SweepReport, broker_check, run_enqueue_or_wait, run_is_stale, runs_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +53,7 @@ def run_create(
         raise InvalidInput(_("Choose at least one endpoint."), field_errors={"endpoint": [_("Required.")]})
     cleaned = run_kind.clean_parameters(parameters, project=project)
     run_kind.preflight(cleaned, endpoints=list(endpoints))
+    broker_check()
     task_id = str(uuid.uuid4())
     run = Run.objects.create(
         kind=kind,
@@ -64,7 +65,9 @@ def run_create(
     )
     run.endpoints.set(endpoints)
     logger.info("llm_run.created", extra={"run_id": run.pk, "kind": kind, "project": project and project.slug})
-    transaction.on_commit(lambda: run_enqueue(run.pk, task_id))
+    transaction.on_commit(
+        lambda: run_enqueue_or_wait(enqueue=run_enqueue, run_id=run.pk, task_id=task_id, kind="llm_run")
+    )
     return run
 
 
@@ -89,6 +92,7 @@ def run_resume(*, run: Run) -> Run:
             _("Only a paused run can be resumed; this one is %(status)s.")
             % {"status": locked.get_status_display().lower()}
         )
+    broker_check()
     task_id = str(uuid.uuid4())
     locked.status = Run.Status.PENDING
     locked.attempts = 0
@@ -96,7 +100,9 @@ def run_resume(*, run: Run) -> Run:
     locked.heartbeat_at = timezone.now()
     locked.save(update_fields=["status", "attempts", "task_id", "heartbeat_at"])
     logger.info("llm_run.resumed", extra={"run_id": run.pk})
-    transaction.on_commit(lambda: run_enqueue(locked.pk, task_id))
+    transaction.on_commit(
+        lambda: run_enqueue_or_wait(enqueue=run_enqueue, run_id=locked.pk, task_id=task_id, kind="llm_run")
+    )
     return locked
 
 

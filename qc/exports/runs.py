@@ -32,8 +32,10 @@ from qc.runs import (
     RunPolicy,
     SweepReport,
     Taken,
+    broker_check,
     run_beat_or_stop,
     run_claim,
+    run_enqueue_or_wait,
     run_fail,
     run_finish,
     run_heartbeat,
@@ -65,13 +67,16 @@ def export_run_create(*, project: Project, fmt: str, user: AbstractBaseUser | No
         raise InvalidInput(
             f"Unknown format “{fmt}”; choose one of {', '.join(FORMATS)}.", field_errors={"format": ["Unknown."]}
         )
+    broker_check()
     task_id = str(uuid.uuid4())
     run = ExportRun.objects.create(
         project=project, format=fmt, created_by=user, task_id=task_id, heartbeat_at=timezone.now()
     )
     run.path = f"exports/{project.slug}/run-{run.pk}-{fmt}"
     run.save(update_fields=["path"])
-    transaction.on_commit(lambda: export_run_enqueue(run.pk, task_id))
+    transaction.on_commit(
+        lambda: run_enqueue_or_wait(enqueue=export_run_enqueue, run_id=run.pk, task_id=task_id, kind="export_run")
+    )
     return run
 
 

@@ -11,6 +11,7 @@ the count), and on request.
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import asdict, dataclass
 from datetime import timedelta
@@ -20,11 +21,14 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from annotation.models import Judgment, Project
 from qc.models import ReportSnapshot
 from qc.reports import report_sections
 from qc.reports.languages import language_breakdown
+
+logger = logging.getLogger(__name__)
 
 # A build whose worker died leaves building_since set: after this long another request takes over.
 BUILD_STALE = timedelta(minutes=15)
@@ -79,8 +83,17 @@ def report_snapshot_request(*, project: Project) -> bool:
         .update(building_since=now, stage="queued", error="")
     )
     if claimed:
-        transaction.on_commit(lambda: build_report.delay(project.pk))
+        transaction.on_commit(lambda: _send_build(build_report, project.pk))
     return bool(claimed)
+
+
+def _send_build(task: Any, project_id: int) -> None:
+    # The page still shows the last snapshot; with the broker down the build is asked for again once
+    # building_since is BUILD_STALE, instead of the page failing.
+    try:
+        task.delay(project_id)
+    except BrokerUnavailable:
+        logger.warning("report_snapshot.not_sent", extra={"project": project_id}, exc_info=True)
 
 
 def _stage(project_id: int, stage: str) -> None:

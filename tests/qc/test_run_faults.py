@@ -21,7 +21,7 @@ from django.urls import reverse
 from config.celery import app
 from qc.exports.runs import export_run_create, export_run_dir
 from qc.models import ExportRun
-from tests.celery_workers import REDIS, WorkerPool
+from tests.celery_workers import REDIS, WorkerPool, use_broker
 from tests.qc.helpers import add_judgment, make_item, make_project
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
@@ -72,32 +72,14 @@ def media(settings, tmp_path):
 def broker(settings):
     """This process sends tasks to Redis (the real workers take them) instead of running them eagerly."""
     assert REDIS.startswith("redis://"), REDIS
-    # Read the app's values before changing the settings: the first read of app.conf loads it from
-    # them, and would otherwise save (and restore) this fixture's own values.
-    keys = ("broker_url", "result_backend", "task_always_eager")
-    previous = {key: app.conf[key] for key in keys}
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.CELERY_BROKER_URL = REDIS
-    settings.CELERY_RESULT_BACKEND = REDIS
-
-    def reset_connections():
-        # Connections and the result backend are cached on the app: drop them so the new URLs are used.
-        app._pool = None
-        app.__dict__.pop("amqp", None)
-        if hasattr(app._local, "backend"):
-            del app._local.backend
-
-    app.conf.update(broker_url=REDIS, result_backend=REDIS, task_always_eager=False)
-    reset_connections()
     store = redis.Redis.from_url(REDIS)
     store.flushdb()  # this test's own Redis db: no messages left from an earlier run
     try:
-        yield store
+        with use_broker(settings, REDIS):
+            yield store
     finally:
         store.flushdb()  # the killed worker's unacknowledged message must not reach a later test
         store.close()
-        app.conf.update(previous)
-        reset_connections()
 
 
 @pytest.fixture

@@ -11,11 +11,14 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from annotation.models import Membership
 from evaluation.benchmarks import metrics
+from evaluation.benchmarks.report import benchmark_report
 from evaluation.models import BenchmarkCase, Call, Prediction, Run
 from evaluation.services.runs import run_create
 from tests.evaluation.benchmarks.world import choice_project, label_project
 from tests.evaluation.helpers import make_endpoint
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HANDLER = "tests.evaluation.benchmarks.script:reply"
@@ -236,3 +239,30 @@ def test_completion_mode_refuses_a_system_prompt_and_creates_nothing(scripted):
         )
 
     assert (Run.objects.count(), Call.objects.count()) == before
+
+
+def test_a_call_failed_for_good_is_left_out_of_every_accuracy(scripted, llm_server, client):
+    # Both endpoints' soal1 requests answer 400 (not retried); soal1 is the one both would get right.
+    llm_server.configure(handler=HANDLER, faults=[{"match": "soal1?", "then": [{"status": 400}, {"status": 400}]}])
+    project, _items = choice_project()
+
+    run = run_create(
+        kind="benchmark",
+        endpoints=list(scripted),
+        project=project,
+        parameters={"templates": ["question_choices"]},
+    )
+    report = benchmark_report(run=run)
+    admin = UserFactory(username="bench-admin")
+    Membership.objects.create(project=project, user=admin, role="admin")
+    client.force_login(admin)
+    page = client.get(f"/p/{project.slug}/benchmarks/{run.pk}/").content.decode()
+
+    run.refresh_from_db()
+    assert (run.status, run.calls_done, run.calls_failed) == ("done", 8, 2)
+    assert Prediction.objects.filter(run=run, rule="call_failed").count() == 2
+    # Over the 8 replies: alpha right on soal2 and soal5, beta ("A") on none; not 2 of 10.
+    assert (report["predictions"], report["without_reply"], report["accuracy"]) == (10, 2, 0.25)
+    assert {name: figures["accuracy"] for name, figures in report["by_endpoint"].items()} == {"alpha": 0.5, "beta": 0.0}
+    assert {name: figures["n"] for name, figures in report["by_endpoint"].items()} == {"alpha": 4, "beta": 4}
+    assert '<dd id="overall-without-reply">2</dd>' in page
