@@ -287,19 +287,19 @@ def profile_update(*, membership: Membership, actor: Membership | None = None, *
     for key, limit in PROFILE_MAX_LENGTHS.items():
         if fields.get(key) is not None:
             limits.check_text(fields[key], field=key, max_length=limit)
-    if fields.get("country") is not None:
-        fields["country"] = canonical_country(project=membership.project, value=fields["country"])
     profile, _ = AnnotatorProfile.objects.select_for_update().get_or_create(membership=membership)
     scope = project_scope(membership.project)
     if scope and actor is not None and actor.role != Membership.Role.ADMIN:
         field = SCOPES[scope][0]
         current = (getattr(profile, field) or "").strip()
-        if field in fields and current and fields[field] != current:
+        if field in fields and current and str(fields[field] or "").strip().casefold() != current.casefold():
             message = gettext(
                 "Your %(field)s decides who reviews your items: it was set at screening, and only a project "
                 "admin can change it (it is %(current)s)."
             ) % {"field": field, "current": current}
             raise InvalidInput(message, field_errors={field: [message]})
+    if fields.get("country") is not None:
+        fields["country"] = canonical_country(project=membership.project, value=fields["country"])
     for key, value in fields.items():
         setattr(profile, key, value)
     profile.save()

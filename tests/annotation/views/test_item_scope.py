@@ -29,9 +29,10 @@ def test_a_national_reviewer_cannot_reassign_another_country_item_to_themself(tw
     world = two_countries
     reviewer = world.reviewers["Egypt"]
     jordan = world.items["Jordan"][0]
+    client = _client(reviewer)
     before = db_snapshot()
 
-    response = _client(reviewer).post(
+    response = client.post(
         "/p/ac/items/bulk/", {"action": "reassign", "items": [jordan.pk], "to_user": reviewer.pk}, follow=True
     )
 
@@ -42,11 +43,10 @@ def test_a_national_reviewer_cannot_reassign_another_country_item_to_themself(tw
 def test_a_national_reviewer_cannot_approve_another_country_item_in_bulk(two_countries):
     world = two_countries
     egypt, jordan = world.items["Egypt"][0], world.items["Jordan"][0]
+    client = _client(world.reviewers["Egypt"])
     before = db_snapshot()
 
-    response = _client(world.reviewers["Egypt"]).post(
-        "/p/ac/items/bulk/", {"action": "approve", "items": [egypt.pk, jordan.pk]}, follow=True
-    )
+    response = client.post("/p/ac/items/bulk/", {"action": "approve", "items": [egypt.pk, jordan.pk]}, follow=True)
 
     assert _message(response) == f"Nothing was changed. No such item in this project: #{jordan.pk}."
     assert db_snapshot() == before
@@ -71,9 +71,10 @@ def test_an_admin_cannot_give_an_item_review_to_a_reviewer_of_another_country(tw
     world = two_countries
     jordan = world.items["Jordan"][0]
     egypt_reviewer = world.reviewers["Egypt"]
+    client = _client(world.admin)
     before = db_snapshot()
 
-    response = _client(world.admin).post(
+    response = client.post(
         "/p/ac/items/bulk/", {"action": "reassign", "items": [jordan.pk], "to_user": egypt_reviewer.pk}, follow=True
     )
 
