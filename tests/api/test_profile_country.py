@@ -96,3 +96,21 @@ def test_an_author_cannot_change_their_country_on_the_profile_page(two_countries
     assert response.status_code == 400
     assert LOCKED in [str(m) for m in response.context["messages"]]
     assert _profiles() == before
+
+
+def test_an_admin_changes_a_member_country_on_the_members_page(two_countries):
+    membership = Membership.objects.get(project=two_countries.project, user=two_countries.authors["Egypt"])
+    client = Client()
+    client.force_login(two_countries.admin)
+    url = f"/p/ac/members/{membership.pk}/profile/"
+    before = _profiles()
+
+    refused = client.post(url, {"country": "Atlantis"})
+    after_refusal = _profiles()
+    changed = client.post(url, {"country": "jordan"})
+
+    assert refused.status_code == 400
+    assert refused.context["form"].errors["country"][0].startswith("Atlantis is not one of this project's countries")
+    assert after_refusal == before
+    assert changed.status_code == 302
+    assert AnnotatorProfile.objects.get(membership=membership).country == "Jordan"
