@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from annotation.models import Membership
 from tests.annotation.views.helpers import db_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -132,3 +133,13 @@ def test_the_project_page_counts_only_the_reviewer_country_items(two_countries):
     counts = {status: n for status, _label, n in response.context["status_counts"]}
     assert counts["submitted"] == len(world.items["Egypt"])
     assert response.context["sees_whole_project"] is False
+
+
+def test_the_dashboard_is_linked_only_where_the_member_may_open_it(two_countries, csqa):
+    world = two_countries
+    Membership.objects.create(project=csqa.project, user=world.reviewers["Egypt"], role=Membership.Role.REVIEWER)
+
+    html = _client(world.reviewers["Egypt"]).get("/").content.decode()
+
+    assert 'href="/p/demo/dashboard/"' in html
+    assert 'href="/p/ac/dashboard/"' not in html
