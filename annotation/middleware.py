@@ -1,4 +1,6 @@
-"""Activate the signed-in user's chosen language and time zone for the request.
+"""The signed-in user's language and time zone; pages' uncaught domain errors as their HTTP status.
+
+UserPreferencesMiddleware activates the signed-in user's chosen language and time zone for the request.
 
 Runs after django's LocaleMiddleware (which picked the browser's language from Accept-Language or
 the language cookie) and after authentication: a user who chose a language gets it whatever their
@@ -10,8 +12,11 @@ from __future__ import annotations
 import zoneinfo
 
 from django.conf import settings
+from django.http import JsonResponse
+from django.template.response import TemplateResponse
 from django.utils import timezone, translation
 
+from annotation.errors import DomainError
 from annotation.services.preferences import session_preferences
 
 
@@ -36,3 +41,32 @@ class UserPreferencesMiddleware:
         # Threads are reused: the next request must not inherit this user's time zone.
         timezone.deactivate()
         return response
+
+
+class DomainErrorMiddleware:
+    """A refused action that a page did not handle itself answers with the error's status and message.
+
+    Pages catch the domain errors they expect (to show them in the form); any other, e.g. the screening
+    gate's NotAllowed raised while a page loads its object, would otherwise be a 500. The API maps the
+    same errors in annotation.api.errors; this answers in its shape to a caller that asks for JSON (the
+    autosave) and with a page to a browser.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, DomainError):
+            return None
+        if not request.accepts("text/html"):
+            body = {"detail": exception.message, "code": exception.code}
+            if exception.field_errors:
+                body["errors"] = exception.field_errors
+            return JsonResponse(body, status=exception.http_status)
+        response = TemplateResponse(
+            request, "refused.html", {"message": exception.message}, status=exception.http_status
+        )
+        return response.render()

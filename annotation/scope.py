@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
 from annotation.models import Membership, Project
@@ -70,9 +71,11 @@ def review_refusal(*, project: Project, reviewer_id: int, author_id: int | None)
     )
     if author_value and author_value in values:
         return ""
-    covered = ", ".join(sorted(values)) or "none"
-    given = author_value or "not given"
-    return f"You review items of authors from your {scope} list only ({covered}); this author's is {given}."
+    covered = ", ".join(sorted(values)) or gettext("none")
+    given = author_value or gettext("not given")
+    return gettext(
+        "You review items of authors from your %(scope)s list only (%(covered)s); this author's is %(given)s."
+    ) % {"scope": scope, "covered": covered, "given": given}
 
 
 def judges_out_of_scope(
@@ -105,5 +108,8 @@ def canonical_country(*, project: Project, value: str) -> str:
     for country in known:
         if country.casefold() == value.casefold():
             return country
-    message = f"{value} is not one of this project's countries: {', '.join(known)}."
+    message = gettext("%(value)s is not one of this project's countries: %(known)s.") % {
+        "value": value,
+        "known": ", ".join(known),
+    }
     raise InvalidInput(message, field_errors={"country": [message]})

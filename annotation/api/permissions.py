@@ -12,14 +12,15 @@ from collections.abc import Mapping
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from annotation.models import Membership
-from annotation.selectors import membership_for
+from annotation.selectors import membership_for, whole_project_check
 
 ADMIN_ONLY = (Membership.Role.ADMIN,)
 REVIEWERS = (Membership.Role.ADMIN, Membership.Role.REVIEWER)
 
 
 class HasProjectRole(BasePermission):
-    """Sets `view.membership`; checks `view.project_roles[method]` (a method not listed: any member)."""
+    """Sets `view.membership`; checks `view.project_roles[method]` (a method not listed: any member), and
+    for a view of project-wide aggregates (`whole_project = True`) that the member sees the whole project."""
 
     code = "not_allowed"
     message = "Your role in this project does not allow this."
@@ -31,7 +32,11 @@ class HasProjectRole(BasePermission):
         roles: Mapping[str, tuple[str, ...]] = getattr(view, "project_roles", {})
         # HEAD runs the GET handler, so it gets GET's rule.
         allowed = roles.get("GET" if request.method == "HEAD" else request.method)
-        return allowed is None or membership.role in allowed
+        if allowed is not None and membership.role not in allowed:
+            return False
+        if getattr(view, "whole_project", False):
+            whole_project_check(membership=membership)
+        return True
 
 
 class StaffMayCreate(BasePermission):

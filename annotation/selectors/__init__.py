@@ -10,8 +10,11 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from annotation.errors import NotAllowed
 from annotation.models import Assignment, Category, Invitation, Item, Membership, Project
+from annotation.scope import project_scope, reviewable_authors_q
 from annotation.task_types import get_task_type
 
 ADMIN = Membership.Role.ADMIN
@@ -63,10 +66,14 @@ def project_for_user(*, user: AbstractBaseUser, slug: str, roles: tuple[str, ...
 
 
 def items_visible_to(*, membership: Membership) -> QuerySet[Item]:
-    """Reviewers and admins see every item of the project; annotators only the ones they wrote."""
+    """The items a member may see and act on: every page, API view, bulk action and review page gets
+    items through here. Admins: every item of the project; annotators: the ones they wrote; reviewers:
+    every item, or in a scoped project (annotation.scope) only those of authors in their scope."""
     qs = Item.objects.filter(project=membership.project)
     if membership.role == ANNOTATOR:
-        qs = qs.filter(author=membership.user)
+        return qs.filter(author=membership.user)
+    if membership.role == REVIEWER:
+        return qs.filter(reviewable_authors_q(project=membership.project, reviewer_id=membership.user_id))
     return qs
 
 
@@ -80,6 +87,29 @@ def payload_as_seen(*, membership: Membership, item: Item, payload: dict[str, An
     return get_task_type(item.task_type).payload_for_annotator(
         payload, viewer_id=membership.user_id, item_id=item.pk, seed=membership.project.plan_seed
     )
+
+
+def sees_whole_project(*, membership: Membership) -> bool:
+    """Whether the member's view of the items is the whole project: what the project-wide aggregates
+    (report, dashboard, benchmark results) need, which are computed for the project, not per scope."""
+    return membership.role == ADMIN or (membership.role == REVIEWER and not project_scope(membership.project))
+
+
+def whole_project_check(*, membership: Membership) -> None:
+    """Refuse (NotAllowed, 403) a project-wide aggregate to a member who sees a part of the project: a
+    national reviewer of a scoped project sees their scope's items only, and the project's report would
+    show the other countries' numbers."""
+    if not sees_whole_project(membership=membership):
+        raise NotAllowed(
+            gettext("This page covers the whole project; you review a part of it. Your items are in the item list.")
+        )
+
+
+def whole_project_member(*, user: AbstractBaseUser, slug: str, roles: tuple[str, ...]) -> Membership:
+    """`membership_for` for a page of project-wide aggregates (whole_project_check)."""
+    membership = membership_for(user=user, slug=slug, roles=roles)
+    whole_project_check(membership=membership)
+    return membership
 
 
 def item_for_member(*, membership: Membership, item_id: int) -> Item:

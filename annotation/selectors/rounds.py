@@ -9,9 +9,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
-from annotation.models import Item, Judgment, Project
+from annotation.models import Item, Judgment, Membership
+from annotation.selectors import items_visible_to
 from annotation.task_types import get_task_type, project_settings
 
 PAGE_SIZE = 100
@@ -28,12 +29,14 @@ class RoundRow:
     reason: str = ""
 
 
-def judged_items_by_round(*, project: Project, page: int = 1) -> tuple[list[RoundRow], int]:
-    """Items in judging (judging_round >= 1) with their judges' values by round and their gold decision;
-    one page of PAGE_SIZE and the number of such items. A fixed number of queries per page."""
+def judged_items_by_round(*, membership: Membership, page: int = 1) -> tuple[list[RoundRow], int]:
+    """Items the member may see (items_visible_to) in judging (judging_round >= 1) with their judges'
+    values by round and their gold decision; one page of PAGE_SIZE and the number of such items. A fixed
+    number of queries per page."""
+    project = membership.project
     tt = get_task_type(project.task_type)
     rule = tt.judging_rule(project_settings(project))
-    items_qs = Item.objects.filter(project=project, judging_round__gte=1).order_by("id")
+    items_qs = items_visible_to(membership=membership).filter(judging_round__gte=1).order_by("id")
     total = items_qs.count()
     start = (max(page, 1) - 1) * PAGE_SIZE
     items = list(items_qs.select_related("current_version", "concept", "gold_decision")[start : start + PAGE_SIZE])
@@ -65,12 +68,18 @@ def judged_items_by_round(*, project: Project, page: int = 1) -> tuple[list[Roun
     return rows, total
 
 
-def proposed_corrections(*, project: Project) -> list[Judgment]:
-    """Judgments that flag an error and were not sent to the author yet, oldest first; each with
-    `item_text`, the task type's summary of the item's current text."""
-    tt = get_task_type(project.task_type)
+def judgments_visible_to(*, membership: Membership) -> QuerySet[Judgment]:
+    """The judgments on items the member may see (items_visible_to)."""
+    return Judgment.objects.filter(project=membership.project, item__in=items_visible_to(membership=membership))
+
+
+def proposed_corrections(*, membership: Membership) -> list[Judgment]:
+    """Judgments on items the member may see that flag an error and were not sent to the author yet,
+    oldest first; each with `item_text`, the task type's summary of the item's current text."""
+    tt = get_task_type(membership.project.task_type)
     judgments = list(
-        Judgment.objects.filter(project=project, flags__error=True)
+        judgments_visible_to(membership=membership)
+        .filter(flags__error=True)
         # a missing key compares as NULL, which a plain exclude() would drop too
         .filter(Q(flags__correction_status__isnull=True) | ~Q(flags__correction_status="sent"))
         .select_related("item__current_version", "user")

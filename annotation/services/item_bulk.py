@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 
 from annotation.errors import DomainError, IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, Membership
-from annotation.selectors import STAFF_ROLES
+from annotation.scope import member_values, project_scope, review_refusal
+from annotation.selectors import STAFF_ROLES, items_visible_to
 
 MAX_SELECTED = 500  # a page holds at most 100; a crafted POST can't lock a whole project
 AUTHORING_OPEN = (Item.Status.DRAFT, Item.Status.REVISION_REQUESTED)
@@ -36,10 +37,13 @@ def _locked_items(*, membership: Membership, item_ids: Sequence[int]) -> list[It
         raise InvalidInput(_("Select at least one item."))
     if len(ids) > MAX_SELECTED:
         raise InvalidInput(_("Select at most %(max)d items at once.") % {"max": MAX_SELECTED})
+    # Through the member's view of the project: an item out of a national reviewer's scope is as absent
+    # as another project's.
     items = list(
-        Item.objects.select_for_update(of=("self",))
+        items_visible_to(membership=membership)
+        .select_for_update(of=("self",))
         .select_related("current_version")
-        .filter(project=membership.project, pk__in=ids)
+        .filter(pk__in=ids)
         .order_by("pk")
     )
     missing = sorted(set(ids) - {item.pk for item in items})
@@ -82,6 +86,16 @@ def items_bulk_reassign(*, membership: Membership, item_ids: Sequence[int], to_u
     )
     if target is None:
         raise InvalidInput(_("Choose an active member of this project to give the work to."))
+    scope = project_scope(membership.project)
+    values = (
+        member_values(
+            project=membership.project,
+            scope=scope,
+            user_ids={target.user_id, *(i.author_id for i in items if i.author_id)},
+        )
+        if scope
+        else {}
+    )
     review_moves: list[Item] = []
     author_moves: list[Item] = []
     for item in items:
@@ -96,12 +110,24 @@ def items_bulk_reassign(*, membership: Membership, item_ids: Sequence[int], to_u
                     _("Item #%(id)d: %(user)s wrote it and can't review it.")
                     % {"id": item.pk, "user": target.user.username}
                 )
+            # Given to a reviewer who may not decide on it, the item would wait in nobody's queue.
+            if review_refusal(project=membership.project, reviewer_id=target.user_id, author_id=item.author_id):
+                raise NotAllowed(
+                    _("Item #%(id)d: %(user)s does not review items of this author's %(scope)s.")
+                    % {"id": item.pk, "user": target.user.username, "scope": scope}
+                )
             review_moves.append(item)
         elif item.status in AUTHORING_OPEN and item.assignment_id is not None:
             if target.role != Membership.Role.ANNOTATOR:
                 raise NotAllowed(
                     _("Item #%(id)d is being written: %(user)s is not an annotator.")
                     % {"id": item.pk, "user": target.user.username}
+                )
+            # The author's scope value decides who reviews the item: the writing stays within it.
+            if scope and values.get(target.user_id, "") != values.get(item.author_id or 0, ""):
+                raise NotAllowed(
+                    _("Item #%(id)d: %(user)s is not of this author's %(scope)s.")
+                    % {"id": item.pk, "user": target.user.username, "scope": scope}
                 )
             author_moves.append(item)
         else:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 
 from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Invitation, Membership, Project
+from annotation.scope import canonical_country
 from annotation.services.projects import (
     member_code_check,
     membership_add,
@@ -223,8 +224,6 @@ def member_set_countries(*, membership: Membership, countries: list[str]) -> Mem
     if len(cleaned) > COUNTRIES_MAX or any(len(c) > COUNTRY_MAX_LENGTH for c in cleaned):
         message = f"At most {COUNTRIES_MAX} countries of at most {COUNTRY_MAX_LENGTH} characters each."
         raise InvalidInput(message, field_errors={"countries": [message]})
-    from annotation.scope import canonical_country  # scope imports the task types, which load late
-
     cleaned = list(dict.fromkeys(canonical_country(project=membership.project, value=c) for c in cleaned))
     locked = Membership.objects.select_for_update().get(pk=membership.pk)
     if locked.countries != cleaned:

@@ -15,6 +15,7 @@ from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput
 from annotation.guidelines import guidelines_check
 from annotation.models import AnnotatorProfile, Membership, Project, ProjectLanguage
+from annotation.scope import SCOPES, canonical_country, project_scope
 from annotation.task_types import get_task_type, project_settings
 
 User = get_user_model()
@@ -274,8 +275,12 @@ def user_create(*, username: str, password: str | None, email: str = "") -> Abst
 
 
 @transaction.atomic
-def profile_update(*, membership: Membership, **fields: Any) -> AnnotatorProfile:
-    """Set what a member told this project about themselves; other projects' profiles never change."""
+def profile_update(*, membership: Membership, actor: Membership | None = None, **fields: Any) -> AnnotatorProfile:
+    """Set what a member told this project about themselves; other projects' profiles never change.
+
+    `actor`: the member making the change (None: the system, e.g. an import). In a scoped project
+    (annotation.scope) the profile's scope value decides who reviews and judges the member's items, so
+    once set only a project admin changes it; a country is one of the task type's when it names them."""
     unknown = set(fields) - set(PROFILE_FIELDS) - {"screening_answers"}
     if unknown:
         raise InvalidInput(gettext("Unknown profile fields: %(join)s.") % {"join": ", ".join(sorted(unknown))})
@@ -283,6 +288,18 @@ def profile_update(*, membership: Membership, **fields: Any) -> AnnotatorProfile
         if fields.get(key) is not None:
             limits.check_text(fields[key], field=key, max_length=limit)
     profile, _ = AnnotatorProfile.objects.select_for_update().get_or_create(membership=membership)
+    scope = project_scope(membership.project)
+    if scope and actor is not None and actor.role != Membership.Role.ADMIN:
+        field = SCOPES[scope][0]
+        current = (getattr(profile, field) or "").strip()
+        if field in fields and current and str(fields[field] or "").strip().casefold() != current.casefold():
+            message = gettext(
+                "Your %(field)s decides who reviews your items: it was set at screening, and only a project "
+                "admin can change it (it is %(current)s)."
+            ) % {"field": field, "current": current}
+            raise InvalidInput(message, field_errors={field: [message]})
+    if fields.get("country") is not None:
+        fields["country"] = canonical_country(project=membership.project, value=fields["country"])
     for key, value in fields.items():
         setattr(profile, key, value)
     profile.save()

@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from annotation import limits
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
@@ -124,7 +124,7 @@ def work_gate(*, project: Project, user_id: int) -> None:
         .exists()
     )
     if blocked:
-        raise NotAllowed(GATE_MESSAGE)
+        raise NotAllowed(gettext(GATE_MESSAGE))
 
 
 def admitted_only(memberships, *, project: Project):
@@ -135,7 +135,9 @@ def admitted_only(memberships, *, project: Project):
     return memberships.filter(application__status=Status.ADMITTED)
 
 
-GATE_MESSAGE = "Finish the screening, training and pilot, and be admitted by an admin, before you work here."
+GATE_MESSAGE = gettext_noop(
+    "Finish the screening, training and pilot, and be admitted by an admin, before you work here."
+)
 
 
 def _locked(membership: Membership) -> tuple[ScreeningSetup, Application]:

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from annotation.models import Membership
-from annotation.selectors import invitations_for_user
+from annotation.selectors import invitations_for_user, sees_whole_project
 
 login = auth_views.LoginView.as_view(template_name="registration/login.html", redirect_authenticated_user=True)
 logout = auth_views.LogoutView.as_view()
@@ -23,4 +23,7 @@ def home(request: HttpRequest) -> HttpResponse:
         .order_by("project__name", "project_id")
     )
     invitations = invitations_for_user(user=request.user)
-    return render(request, "annotation/project_list.html", {"memberships": memberships, "invitations": invitations})
+    # The dashboard is project-wide: no link for a national reviewer, who would be refused it.
+    whole = {m.project_id for m in memberships if sees_whole_project(membership=m)}
+    context = {"memberships": memberships, "invitations": invitations, "whole_project_ids": whole}
+    return render(request, "annotation/project_list.html", context)

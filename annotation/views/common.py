@@ -10,7 +10,14 @@ from django.http import HttpRequest
 
 from annotation.errors import DomainError
 from annotation.models import Item, ItemVersion, Membership, Project
-from annotation.selectors import ADMIN, ANNOTATOR, REVIEWER, items_needing_revision, payload_as_seen
+from annotation.selectors import (
+    ADMIN,
+    ANNOTATOR,
+    REVIEWER,
+    items_needing_revision,
+    payload_as_seen,
+    sees_whole_project,
+)
 from annotation.task_types import get_task_type
 from annotation.task_types.base import FieldChange, TaskType
 from annotation.views.nav import judging_nav
@@ -42,6 +49,8 @@ def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:
         "is_admin": membership.role == ADMIN,
         "is_reviewer": membership.role in REVIEW_ROLES,
         "is_annotator": membership.role == ANNOTATOR,
+        # A national reviewer of a scoped project: no links to the project-wide report and dashboard.
+        "sees_whole_project": sees_whole_project(membership=membership),
         **dict(zip(("page_lang", "page_dir"), page_language(project), strict=True)),
         "task_type": get_task_type(project.task_type),
         **judging_nav(membership),  # issue 13: the judging queue's link and count in the navigation

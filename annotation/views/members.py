@@ -108,7 +108,7 @@ def _profile_page(request: HttpRequest, membership: Membership, target: Membersh
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            profile_update(membership=target, **form.cleaned_data)
+            profile_update(membership=target, actor=membership, **form.cleaned_data)
         except InvalidInput as exc:
             apply_domain_error(form, exc)
             status = show_domain_error(request, exc)

@@ -10,9 +10,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.errors import DomainError
-from annotation.models import Judgment
 from annotation.selectors import membership_for
-from annotation.selectors.rounds import PAGE_SIZE, judged_items_by_round, proposed_corrections
+from annotation.selectors.rounds import PAGE_SIZE, judged_items_by_round, judgments_visible_to, proposed_corrections
 from annotation.services.corrections import correction_send_to_author
 from annotation.views.common import REVIEW_ROLES, project_context, show_domain_error
 
@@ -21,12 +20,11 @@ from annotation.views.common import REVIEW_ROLES, project_context, show_domain_e
 @require_GET
 def judging_rounds(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
-    project = membership.project
     try:
         page = max(int(request.GET.get("page", "1")), 1)
     except ValueError:
         page = 1
-    rows, total = judged_items_by_round(project=project, page=page)
+    rows, total = judged_items_by_round(membership=membership, page=page)
     max_round = max((max(row.rounds, default=0) for row in rows), default=0)
     context = project_context(
         membership,
@@ -35,7 +33,7 @@ def judging_rounds(request: HttpRequest, slug: str) -> HttpResponse:
         page=page,
         has_next=page * PAGE_SIZE < total,
         round_numbers=list(range(1, max(max_round, max((r.item.judging_round for r in rows), default=0)) + 1)),
-        corrections=proposed_corrections(project=project),
+        corrections=proposed_corrections(membership=membership),
     )
     return render(request, "annotation/judging_rounds.html", context)
 
@@ -44,8 +42,8 @@ def judging_rounds(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def correction_send(request: HttpRequest, slug: str, judgment_id: int) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
-    # Another project's judgment is a 404, as if it did not exist.
-    if not Judgment.objects.filter(pk=judgment_id, project=membership.project).exists():
+    # Another project's judgment, or one on an item out of the member's scope, is a 404, as if it did not exist.
+    if not judgments_visible_to(membership=membership).filter(pk=judgment_id).exists():
         raise Http404("No such judgment.")
     try:
         item = correction_send_to_author(

@@ -54,6 +54,8 @@ MIDDLEWARE = [
     # The signed-in user's own language and time zone win over the browser's (annotation.middleware).
     "annotation.middleware.UserPreferencesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A domain error (annotation.errors) a page did not catch answers with its status, never a 500.
+    "annotation.middleware.DomainErrorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes requires: it turns a locked-out login into a 429 page.

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError
-from annotation.selectors import membership_for
+from annotation.selectors import whole_project_member
 from annotation.views.common import REVIEW_ROLES, project_context, show_domain_error
 from evaluation.benchmarks.judging import is_open_ended, next_entry, prediction_judge
 from evaluation.selectors import run_for_project
@@ -23,7 +23,7 @@ VERDICTS = {"correct": True, "incorrect": False}
 @login_required
 @require_http_methods(["GET", "POST"])
 def judge_queue(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     run = run_for_project(project=membership.project, run_id=run_id)
     if not is_open_ended(run):
         raise Http404("No open-ended run with this number.")

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from annotation.errors import DomainError
 from annotation.models import Project
-from annotation.selectors import membership_for
+from annotation.selectors import whole_project_member
 from annotation.task_types import get_task_type
 from annotation.task_types.base import BenchmarkSpec
 from annotation.views.common import ADMIN_ONLY, REVIEW_ROLES, posted, project_context, show_domain_error
@@ -72,7 +72,7 @@ def benchmark_run(*, project: Project, run_id: int) -> Run:
 @require_http_methods(["GET", "POST"])
 def benchmark_list(request: HttpRequest, slug: str) -> HttpResponse:
     roles = ADMIN_ONLY if request.method == "POST" else REVIEW_ROLES
-    membership = membership_for(user=request.user, slug=slug, roles=roles)
+    membership = whole_project_member(user=request.user, slug=slug, roles=roles)
     project = membership.project
     spec = _spec(project)
     form = BenchmarkForm(posted(request), spec=spec, project=project) if membership.role in ADMIN_ONLY else None
@@ -109,7 +109,7 @@ def _breakdowns(report: dict) -> list[tuple[str, str, list[tuple[str, dict]]]]:
 @login_required
 @require_GET
 def benchmark_leaderboard(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     run = benchmark_run(project=membership.project, run_id=run_id)
     report = benchmark_report(run=run)
     grid = leaderboard.category_grid(run)
@@ -133,7 +133,7 @@ def benchmark_leaderboard(request: HttpRequest, slug: str, run_id: int) -> HttpR
 @login_required
 @require_GET
 def benchmark_item(request: HttpRequest, slug: str, run_id: int, item_id: int) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     run = benchmark_run(project=membership.project, run_id=run_id)
     case = BenchmarkCase.objects.filter(run=run, item_id=item_id).first()
     if case is None:
@@ -166,7 +166,7 @@ def _csv_lines(run: Run):
 @login_required
 @require_GET
 def benchmark_download(request: HttpRequest, slug: str, run_id: int, fmt: str) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     run = benchmark_run(project=membership.project, run_id=run_id)
     name = f"{slug}-benchmark-{run.pk}-predictions.{fmt}"
     if fmt == "csv":
@@ -194,7 +194,7 @@ def _run_param(request: HttpRequest, name: str, project: Project) -> Run | None:
 def benchmark_compare(request: HttpRequest, slug: str) -> HttpResponse:
     """Two runs side by side: accuracy overall, by endpoint and by template, and the predictions of the
     same (item, endpoint, template) whose correctness changed from run A to run B."""
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     project = membership.project
     a, b = _run_param(request, "a", project), _run_param(request, "b", project)
     context = project_context(

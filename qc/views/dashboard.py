@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from annotation.selectors import dashboard_stats, membership_for
+from annotation.selectors import dashboard_stats, whole_project_member
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
 
@@ -16,7 +16,7 @@ from qc.overview import overview
 @login_required
 @require_GET
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     stats = dashboard_stats(project=membership.project)
     context = project_context(
         membership,

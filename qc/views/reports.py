@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from annotation.models import Membership
-from annotation.selectors import dashboard_stats, membership_for
+from annotation.selectors import dashboard_stats, whole_project_member
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
@@ -21,7 +21,7 @@ from qc.reports.tables import conflict_csv_rows
 
 
 def _report_membership(request: HttpRequest, slug: str) -> Membership:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     if not get_task_type(membership.project.task_type).report_template:
         raise Http404("This project has no report.")
     return membership

@@ -36,6 +36,8 @@ class ProjectScoped:
     permission_classes = [IsAuthenticated, HasProjectRole]
     # method -> roles allowed; a method not listed is open to every active member.
     project_roles: dict[str, tuple[str, ...]] = {}
+    # Project-wide aggregates (report, dashboard): refused to a member who sees a part of the project.
+    whole_project = False
     membership: Membership
 
     @property

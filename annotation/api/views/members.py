@@ -97,7 +97,7 @@ class MemberProfileApi(ProjectApi):
     def put(self, request, slug, membership_id):
         membership = member_of(project=self.project, membership_id=membership_id)
         data = validated(ProfileSerializer, request.data)
-        return Response(ProfileSerializer(profile_update(membership=membership, **data)).data)
+        return Response(ProfileSerializer(profile_update(membership=membership, actor=self.membership, **data)).data)
 
 
 class MyProfileApi(ProjectApi):
@@ -117,7 +117,8 @@ class MyProfileApi(ProjectApi):
     )
     def put(self, request, slug):
         data = validated(ProfileSerializer, request.data)
-        return Response(ProfileSerializer(profile_update(membership=self.membership, **data)).data)
+        profile = profile_update(membership=self.membership, actor=self.membership, **data)
+        return Response(ProfileSerializer(profile).data)
 
 
 class ProjectInvitationListApi(ProjectListApi):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from annotation.errors import DomainError
-from annotation.selectors import membership_for
+from annotation.selectors import membership_for, whole_project_member
 from annotation.views.common import ADMIN_ONLY, REVIEW_ROLES, project_context
 from evaluation.task_types.sentence_completion.leaderboard import project_leaderboard
 from evaluation.task_types.sentence_completion.services import topics_add
@@ -32,7 +32,7 @@ TABLES = (
 @login_required
 @require_GET
 def leaderboard_page(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     project = membership.project
     if project.task_type != TASK_TYPE:
         raise Http404("This project has no ArabCulture leaderboard.")

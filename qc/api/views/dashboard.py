@@ -13,6 +13,7 @@ from qc.api.serializers import DashboardSerializer
 
 class DashboardApi(ProjectApi):
     project_roles = {"GET": REVIEWERS}
+    whole_project = True
 
     @extend_schema(
         operation_id="dashboard",

@@ -32,6 +32,7 @@ BUILDING = {202: OpenApiTypes.OBJECT}
 
 class ReportApi(ProjectApi):
     project_roles = {"GET": REVIEWERS}
+    whole_project = True
 
     @extend_schema(
         operation_id="reports_project",
@@ -56,6 +57,7 @@ class ReportApi(ProjectApi):
 
 class TaskTypeReportApi(ProjectApi):
     project_roles = {"GET": REVIEWERS}
+    whole_project = True
     task_type = ""  # set per route (qc.api.urls builds one per registered task type)
 
     @extend_schema(

@@ -79,7 +79,8 @@ def test_the_page_and_its_json_after_mcq_and_completion_runs(client, llm_server,
     project = Project.objects.get(slug="ac-board")
     reviewer = UserFactory(username="board-reviewer")
     membership_add(project=project, user=reviewer, role=Membership.Role.REVIEWER)
-    membership_add(project=project, user=UserFactory(username="board-admin"), role=Membership.Role.ADMIN)
+    admin = UserFactory(username="board-admin")
+    membership_add(project=project, user=admin, role=Membership.Role.ADMIN)
     llm_server.configure(
         replies=[{"match": c[0]["first_statement"], "reply": c[1]} for c in CASES],
         likelihood={" " + c[0]["options"]["text"][c[2]]: -0.1 for c in CASES},
@@ -88,10 +89,14 @@ def test_the_page_and_its_json_after_mcq_and_completion_runs(client, llm_server,
     _run("--project", "ac-board", "--endpoint", "alpha", "--template", "mcq_ar_country")
     _run("--project", "ac-board", "--endpoint", "alpha", "--template", "completion_ar_country", "--mode", "likelihood")
     client.force_login(reviewer)
+    # The leaderboard covers every country: a national reviewer (scoped by country) is refused it.
+    refused = client.get("/p/ac-board/arabculture-leaderboard/?format=json")
+    client.force_login(admin)
 
     board = client.get("/p/ac-board/arabculture-leaderboard/?format=json").json()
     page = client.get("/p/ac-board/arabculture-leaderboard/")
 
+    assert refused.status_code == 403
     alpha = board["models"]["alpha"]
     # MCQ: right, wrong, right, unparsed; completion: right, wrong, right, right (test_benchmark's CASES)
     assert alpha["by_mode"]["mcq"] == {"n": 4, "correct": 2, "accuracy": 0.5}
