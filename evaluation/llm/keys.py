@@ -22,5 +22,5 @@ def is_granted_key_name(name: str) -> bool:
 
 
 def granted_key_names() -> list[str]:
-    """The granted variables set in this process, by name (their values never leave this module's callers)."""
-    return sorted(name for name in os.environ if is_granted_key_name(name))
+    """The granted variables set (not empty) in this process, by name; never their values."""
+    return sorted(name for name, value in os.environ.items() if value and is_granted_key_name(name))
