@@ -246,7 +246,7 @@ def test_a_hostile_reply_is_read_in_linear_time(reply):
     extract_label(reply, ["entailment", "neutral", "contradiction"])
     took = time.perf_counter() - started
 
-    assert took < 1.0
+    assert took < 2.0  # linear: about 0.3 s here; the backtracking pattern took 9 s for a fifth of this
 
 
 @pytest.mark.parametrize(

@@ -31,5 +31,5 @@ def test_a_hostile_reply_of_100k_characters_is_read_in_linear_time(unit):
     verdict = parse_verdict(reply)
     took = time.perf_counter() - started
 
-    assert took < 0.5
+    assert took < 1.0
     assert verdict == 2
