@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from evaluation.llm.keys import KEY_PREFIX, granted_key_names
 from evaluation.models import Endpoint
 from evaluation.services.endpoints import FIELDS
 
@@ -34,9 +35,18 @@ class EndpointForm(forms.ModelForm):
             "offers_embeddings": _("Offers embeddings"),
         }
         help_texts = {
-            "api_key_env": _("Name of the environment variable holding the API key (the key itself is never stored)."),
             "is_local": _("A server on this machine: only then is a loopback address accepted."),
         }
+        widgets = {"api_key_env": forms.TextInput(attrs={"list": "api-key-names", "autocomplete": "off"})}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Names only, for the field's datalist: the values stay in the process.
+        self.key_names = granted_key_names()
+        self.fields["api_key_env"].help_text = _(
+            "Name of an environment variable granted to endpoints (it starts with %(prefix)s; the key itself "
+            "is never stored). Set here: %(names)s."
+        ) % {"prefix": KEY_PREFIX, "names": ", ".join(self.key_names) or _("none")}
 
     def validate_unique(self) -> None:
         pass  # the service refuses a taken name with its own message

@@ -1,7 +1,8 @@
 """The model side: OpenAI-compatible endpoints, runs executed by Celery workers, and every call they make.
 
 - `Endpoint`: where a model is served. The API key is never stored: `api_key_env` names the environment
-  variable of the worker (and web) processes that holds it. `is_local` is the admin's "local server"
+  variable of the worker (and web) processes that holds it, one granted to endpoints by its prefix
+  GOTONG_LLM_KEY_ (evaluation/llm/keys.py). `is_local` is the admin's "local server"
   tick, the only way a loopback base URL is accepted (evaluation/llm/base_url.py).
 - `Run` is a qc `BackgroundRun` (claim, heartbeat, sweep, fencing: qc/runs.py): one worker *owns* the
   run (plans its calls, drains them, finishes it) and helpers on other workers drain beside it. Its

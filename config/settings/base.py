@@ -53,6 +53,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The signed-in user's own language and time zone win over the browser's (annotation.middleware).
     "annotation.middleware.UserPreferencesMiddleware",
+    # After authentication (it counts per user) and CSRF (a refused post is not counted).
+    "annotation.ratelimit.WriteRateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A domain error (annotation.errors) a page did not catch answers with its status, never a 500.
     "annotation.middleware.DomainErrorMiddleware",
@@ -157,6 +159,8 @@ REST_FRAMEWORK = {
     # Keyset pages of 100 rows by default, at most 500 (`?page_size=`), in each selector's order.
     "DEFAULT_PAGINATION_CLASS": "annotation.api.pagination.KeysetPagination",
     "EXCEPTION_HANDLER": "annotation.api.errors.exception_handler",
+    # Writes only (annotation/api/throttling.py), at GOTONG_RATE_LIMITS["api_write"].
+    "DEFAULT_THROTTLE_CLASSES": ["annotation.api.throttling.WriteRateThrottle"],
 }
 # API tokens (django-rest-knox): only a SHA-512 digest is stored, the key is shown once; each expires.
 REST_KNOX = {
@@ -230,6 +234,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # gives up after this long (qc/runs.py broker_check).
 GOTONG_BROKER_CHECK_SECONDS = float(os.environ.get("GOTONG_BROKER_CHECK_SECONDS", "2"))
 
+# The cache holds the write-rate counters (annotation/ratelimit.py): in Redis, every web process counts
+# together; without it, each process counts its own.
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": "gotong"}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 # Background runs (qc/runs.py): a worker beats at least every HEARTBEAT seconds; a run whose last
 # sign of life is older than STALE seconds lost its worker and is resumed by the sweeper, at most
 # MAX_ATTEMPTS times in all. STALE should be several heartbeats, so a slow database is not a death.
@@ -276,6 +290,14 @@ GOTONG_LLM_MAX_ATTEMPTS = int(os.environ.get("GOTONG_LLM_MAX_ATTEMPTS", "4"))
 GOTONG_LLM_BACKOFF_SECONDS = float(os.environ.get("GOTONG_LLM_BACKOFF_SECONDS", "1"))
 GOTONG_LLM_BACKOFF_MAX_SECONDS = float(os.environ.get("GOTONG_LLM_BACKOFF_MAX_SECONDS", "60"))
 GOTONG_LLM_LEASE_SECONDS = float(os.environ.get("GOTONG_LLM_LEASE_SECONDS", "0"))
+
+# Writes per signed-in user ("N/s", "N/min", "N/hour"): API writes (POST, PUT, PATCH, DELETE), page
+# form posts, and the authoring autosave. A person working fast stays far below them.
+GOTONG_RATE_LIMITS = {
+    "api_write": os.environ.get("GOTONG_API_WRITE_RATE", "600/min"),
+    "page_write": os.environ.get("GOTONG_PAGE_WRITE_RATE", "300/min"),
+    "autosave": os.environ.get("GOTONG_AUTOSAVE_RATE", "120/min"),
+}
 
 # The largest request body (JSON or form) in bytes; the file imports may add limits.IMPORT_BYTES.
 GOTONG_MAX_REQUEST_BYTES = int(os.environ.get("GOTONG_MAX_REQUEST_BYTES", str(2 * 1024 * 1024)))

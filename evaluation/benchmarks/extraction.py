@@ -97,7 +97,9 @@ _CHOICE_NOUN_ONLY = re.compile(r"(?:" + _CHOICE_NOUN + r")$", re.IGNORECASE)
 _MARKER_LETTER = re.compile(_MARKER + r"([A-Za-z])(?![\w'’-])", re.IGNORECASE)
 _MARKER_PREFIX = re.compile(r"^\s*" + _MARKER, re.IGNORECASE)
 
-_LONE = re.compile(r"^[\s\*_\"'“”`]*\(?\s*([A-Za-z])\s*\)?[\.:]?[\s\*_\"'“”`]*\.?$")
+# Possessive (*+) runs: no later part of the pattern can use a character they give back, and without
+# them a letter, 20,000 spaces and a word took 9 s of backtracking before failing.
+_LONE = re.compile(r"^[\s\*_\"'“”`]*+\(?\s*+([A-Za-z])\s*+\)?[\.:]?[\s\*_\"'“”`]*+\.?$")
 _LINE_START = re.compile(
     r"^[ \t>\-\*_#]*(?:\(([A-Z])\)|([A-Z])(?:[\.\):]|[ \t]+[-–—](?=\s)|(?=[ \t\*]*$)))(?=\s|\*|$)", re.MULTILINE
 )

@@ -4,6 +4,9 @@ Rules: http or https; a host, no credentials in the URL; every address the host 
 public (global unicast). Refused: link-local (169.254/16, fe80::/10: cloud metadata lives there),
 private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), unspecified, multicast, reserved,
 and IPv4-mapped IPv6 forms of those. Loopback (127/8, ::1) only when the admin ticked "local server".
+IPv6 forms that carry an IPv4 address to a relay (6to4 2002::/16, Teredo 2001::/32, NAT64
+64:ff9b::/96) are refused when the address they carry is refused, loopback included: a relay or
+gateway may deliver `http://[2002:7f00:1::]/` to 127.0.0.1.
 
 Hosts are parsed the way C resolvers parse them, so `http://2130706433/`, `http://127.1/`,
 `http://0x7f.1/` and `http://017700000001/` are seen as 127.0.0.1 (socket.inet_aton accepts exactly
@@ -50,10 +53,29 @@ def _resolve(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv
     return [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
 
 
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+
+
+def _carried_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses a 6to4, Teredo (server and client) or NAT64 address carries."""
+    if address.sixtofour is not None:
+        return [address.sixtofour]
+    if address.teredo is not None:
+        return list(address.teredo)
+    if address in _NAT64:
+        return [ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)]
+    return []
+
+
 def address_problem(address: ipaddress.IPv4Address | ipaddress.IPv6Address, *, allow_loopback: bool) -> str | None:
     """Why this address may not be called, or None."""
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        for carried in _carried_ipv4(address):
+            problem = _("a loopback address") if carried.is_loopback else address_problem(carried, allow_loopback=False)
+            if problem:
+                return _("an IPv6 form of %(address)s, %(problem)s") % {"address": carried, "problem": problem}
     if address.is_loopback:
         return None if allow_loopback else _("a loopback address (tick “local server” for a server on this machine)")
     if address.is_unspecified:

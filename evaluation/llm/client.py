@@ -7,6 +7,8 @@
   (httpx's own timeouts are per read, so a slow stream could otherwise last forever).
 - Errors are classified: `retryable` for timeouts, connection errors, 408/409/429 (Retry-After kept)
   and 5xx; terminal for 3xx, other 4xx, a reply that is not JSON and a missing API key.
+- The API key comes only from a variable granted to endpoints (evaluation/llm/keys.py), checked before
+  every call, whatever the endpoint row says.
 - One `openai.OpenAI` per endpoint configuration and thread (see "clients" below), so connections are
   kept alive and no request waits on another thread's pool lock; its base URL is checked again every
   REVALIDATE seconds.
@@ -29,6 +31,7 @@ import httpx2
 import openai
 
 from evaluation.llm.base_url import BaseUrlRefused, validate_base_url
+from evaluation.llm.keys import KEY_PREFIX, is_granted_key_name
 
 REVALIDATE_SECONDS = 300
 RETRYABLE_STATUS = {408, 409, 429}
@@ -172,6 +175,15 @@ _ssl_context: Any = None
 def _api_key(config: EndpointConfig) -> str:
     if not config.api_key_env:
         return "none"  # local servers ignore it; the openai client insists on one
+    if not is_granted_key_name(config.api_key_env):
+        # A row saved before names were restricted, or written in the database: its variable may be any
+        # secret of the process (DJANGO_SECRET_KEY, DATABASE_URL), so no request is made with it.
+        raise LLMError(
+            f"The endpoint names {config.api_key_env} as its API key, which is not a variable granted to "
+            f"endpoints (their names start with {KEY_PREFIX}); edit the endpoint.",
+            kind="config",
+            retryable=False,
+        )
     key = os.environ.get(config.api_key_env, "")
     if not key:
         raise LLMError(

@@ -24,6 +24,8 @@ from evaluation.templating import validate_template
 CUSTOM_PREFIX = "benchmark:"
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 NAME_MAX = PromptTemplate._meta.get_field("name").max_length - len(CUSTOM_PREFIX)
+# Every saved template is rendered on each view of the templates page: a bound keeps that page's cost fixed.
+MAX_TEMPLATES = 200
 
 
 def _spec(project: Project) -> BenchmarkSpec:
@@ -71,6 +73,15 @@ def benchmark_template_save(*, project: Project, name: str, text: str, user) -> 
     if not text.strip():
         raise InvalidInput(gettext("Write the template's text."), field_errors={"template": [gettext("Required.")]})
     validate_template(text, allowed=spec.fields)
+    # The project's row serialises saves, so two at once cannot both take the last place under the cap.
+    Project.objects.select_for_update().filter(pk=project.pk).first()
+    saved = PromptTemplate.objects.filter(project=project, name__startswith=CUSTOM_PREFIX)
+    if saved.count() >= MAX_TEMPLATES and not saved.filter(name=CUSTOM_PREFIX + name).exists():
+        raise InvalidInput(
+            gettext("A project keeps at most %(n)s benchmark templates; delete one to add another.")
+            % {"n": MAX_TEMPLATES},
+            field_errors={"name": [gettext("Too many templates.")]},
+        )
     template, _ = PromptTemplate.objects.update_or_create(
         project=project, name=CUSTOM_PREFIX + name, defaults={"text": text, "updated_by": user}
     )

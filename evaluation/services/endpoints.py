@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,11 +12,11 @@ from django.utils.translation import gettext as _
 from annotation.errors import InvalidInput
 from evaluation.llm import client as llm
 from evaluation.llm.base_url import BaseUrlRefused, validate_base_url
+from evaluation.llm.keys import KEY_PREFIX, granted_key_names, is_granted_key_name
 from evaluation.models import Endpoint
 
 logger = logging.getLogger(__name__)
 
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 FIELDS = (
     "name",
     "base_url",
@@ -34,6 +33,15 @@ FIELDS = (
 )
 
 
+def key_name_refusal() -> str:
+    """Why a name was refused, with the names an endpoint may use (never their values)."""
+    names = granted_key_names()
+    return _(
+        "Only an environment variable granted to endpoints can hold a key: its name starts with %(prefix)s. "
+        "Set here: %(names)s."
+    ) % {"prefix": KEY_PREFIX, "names": ", ".join(names) if names else _("none")}
+
+
 def endpoint_clean(data: dict[str, Any]) -> dict[str, Any]:
     """Check what only the service knows (the model's field validators are the form's business)."""
     errors: dict[str, list[str]] = {}
@@ -43,8 +51,8 @@ def endpoint_clean(data: dict[str, Any]) -> dict[str, Any]:
     except BaseUrlRefused as exc:
         errors["base_url"] = [str(exc)]
     env = str(data.get("api_key_env") or "")
-    if env and not ENV_NAME.match(env):
-        errors["api_key_env"] = [_("The name of an environment variable (letters, digits, _), not the key itself.")]
+    if env and not is_granted_key_name(env):
+        errors["api_key_env"] = [key_name_refusal()]
     if not str(data.get("model") or "").strip():
         errors["model"] = [_("Required.")]
     if errors:

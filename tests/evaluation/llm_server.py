@@ -18,7 +18,8 @@ Control (JSON):
   A behaviour: {"status": 4xx/5xx, "retry_after": s, "body": "..."}, {"malformed": true},
   {"hang": s}, {"slow": s} (body trickled over s seconds), {"redirect": url}, {"delay_ms": n},
   {"reply": "text"}, {"finish_reason": "length"}.
-- GET /_control/stats -> {"requests", "chat", "embeddings", "max_concurrent", "active", "by_prompt"}
+- GET /_control/stats -> {"requests", "chat", "embeddings", "max_concurrent", "active", "by_prompt",
+  "authorizations"} (the Authorization header of every counted request, in order)
 - POST /_control/reset  zeroes the counters (the behaviour stays).
 `--handler module:function` (or "handler" in the config): function(request_json) -> reply text or a
 behaviour dict, for replies computed from the prompt (H2's generation tests).
@@ -76,6 +77,7 @@ class State:
             self.active = 0
             self.max_concurrent = 0
             self.by_prompt: dict[str, int] = {}
+            self.authorizations: list[str] = []
 
     def set_config(self, config: dict[str, Any]) -> None:
         with self.lock:
@@ -98,6 +100,7 @@ class State:
                 "max_concurrent": self.max_concurrent,
                 "active": self.active,
                 "by_prompt": dict(self.by_prompt),
+                "authorizations": list(self.authorizations),
             }
 
     def behaviour(self, prompt: str, body: dict) -> dict[str, Any]:
@@ -210,6 +213,7 @@ class Handler(BaseHTTPRequestHandler):
             state.requests += 1
             state.active += 1
             state.max_concurrent = max(state.max_concurrent, state.active)
+            state.authorizations.append(self.headers.get("Authorization") or "")
         self._counted = True
         try:
             if self.path.endswith("/chat/completions"):

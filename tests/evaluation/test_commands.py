@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 
 from evaluation.models import Endpoint
 from evaluation.services.runs import run_create
+from tests.evaluation.keys import REFUSAL, key_env  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,13 +92,21 @@ def test_add_test_and_show(llm_server, eager_tasks):
                 "--api-key-env",
                 "sk-secret-key-pasted",
             ],
-            "The name of an environment variable (letters, digits, _), not the key itself.",
+            REFUSAL,
         ),
+        *[
+            (
+                ["endpoint", "add", "x", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--local"]
+                + ["--api-key-env", variable],
+                REFUSAL,
+            )
+            for variable in ("DJANGO_SECRET_KEY", "DATABASE_URL", "PATH")
+        ],
         (["endpoint", "test", "nope"], "No endpoint named “nope”."),
         (["run", "show", "999999", "--json"], "No run #999999."),
     ],
 )
-def test_clear_errors_and_nothing_created(args, message):
+def test_clear_errors_and_nothing_created(args, message, key_env):  # noqa: F811
     with pytest.raises(CommandError) as caught:
         call_command(*args)
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from evaluation.models import Call, Run
+from evaluation.models import Call, Endpoint, Run
 from evaluation.services.runs import run_cancel, run_create, run_pause, run_resume
 from tests.celery_workers import WorkerPool
 from tests.evaluation.helpers import make_endpoint, run_finished, wait_for
+from tests.evaluation.keys import key_env  # noqa: F401  (fixture)
 from tests.qc.test_run_faults import broker  # noqa: F401  (the Redis broker fixture)
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
@@ -159,3 +160,25 @@ def test_cancel_stops_for_good(workers, llm_server):
     assert statuses == ["cancelled", "done"]
     assert Call.objects.filter(run=run, status="cancelled").count() == 24 - done
     assert (_done(run), llm_server.stats()["chat"]) == (done, requests)
+
+
+def test_a_worker_sends_a_granted_key_and_never_the_secret_key_an_old_row_names(workers, llm_server, key_env):  # noqa: F811
+    # The worker inherits this environment: its DJANGO_SECRET_KEY is tests.evaluation.keys.SECRET and
+    # its GOTONG_LLM_KEY_OPENAI is sk-granted-openai.
+    old = make_endpoint(llm_server, name="old")
+    Endpoint.objects.filter(pk=old.pk).update(api_key_env="DJANGO_SECRET_KEY")  # saved before the rule
+    granted = make_endpoint(llm_server, name="granted", api_key_env="GOTONG_LLM_KEY_OPENAI")
+    workers.start("w1")
+
+    refused = run_create(
+        kind="responses", endpoints=[Endpoint.objects.get(pk=old.pk)], parameters={"prompts": _prompts(3)}
+    )
+    wait_for(lambda: run_finished(refused), 60, "the run on the old row to finish", workers.output)
+    sent = run_create(kind="responses", endpoints=[granted], parameters={"prompts": _prompts(3)})
+    wait_for(lambda: run_finished(sent), 60, "the run on the granted endpoint to finish", workers.output)
+
+    errors = set(Call.objects.filter(run=refused).values_list("status", "error_kind"))
+    assert (refused.calls_done, refused.calls_failed, errors) == (0, 3, {("failed", "config")}), workers.output()
+    assert (sent.status, sent.calls_done) == ("done", 3)
+    authorizations = llm_server.stats()["authorizations"]
+    assert authorizations == ["Bearer sk-granted-openai"] * 3

@@ -225,3 +225,17 @@ def test_unreadable_import_values_are_exported_as_they_were(tmp_path):
         "W5": ["clear", "kinda", "clear", "clear", "clear"],
         "W6": ["clear"] * 5,
     }
+
+
+def test_fullwidth_and_indented_formula_starts_are_neutralised_in_the_csv(tmp_path):
+    project, w = make_project(slug="wide", annotators=4)
+    item = make_item(project, w[0], external_id="\uff1dcmd|' /C calc'!A0", category=" =SUM(1)", question="\uff20A1?")
+    for user in w[1:]:
+        add_judgment(item, user, "A")
+    gold_recompute_project(project=project)
+
+    gold_export(project=project, fmt="csv", out_dir=tmp_path)
+
+    with (tmp_path / "test.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    assert [rows[1][0], rows[1][1], rows[1][3]] == ["'\uff1dcmd|' /C calc'!A0", "' =SUM(1)", "'\uff20A1?"]

@@ -18,7 +18,11 @@ class Command(BaseCommand):
         add.add_argument("name")
         add.add_argument("--base-url", required=True)
         add.add_argument("--model", required=True)
-        add.add_argument("--api-key-env", default="", help="Name of the environment variable holding the key.")
+        add.add_argument(
+            "--api-key-env",
+            default="",
+            help="Name of the environment variable holding the key (it starts with GOTONG_LLM_KEY_).",
+        )
         add.add_argument("--local", action="store_true", help="A server on this machine (loopback allowed).")
         add.add_argument("--max-concurrency", type=int, default=4)
         add.add_argument("--rpm", type=int, default=None, help="Requests per minute.")

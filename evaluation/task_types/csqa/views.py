@@ -36,21 +36,18 @@ def generate_page(request: HttpRequest, slug: str) -> HttpResponse:
     language = data.get("language") or project_language(project)
     chosen = data.getlist("categories")
     status, preview, error = 200, "", ""
+    try:
+        prompts.validate_template(template)  # first: its length is checked before anything reads it
+    except DomainError as exc:
+        error = " ".join(m for ms in exc.field_errors.values() for m in ms) or exc.message
+        status = 400 if request.method == "POST" else 200
     categories = Category.objects.filter(project=project).order_by("name")
     first = categories.filter(name__in=chosen).first() if chosen else categories.first()
-    if first is not None:
+    if first is not None and not error:
         refs = [ConceptRef(first.name, c.name, c.pk) for c in first.concepts.order_by("pk")[:5]]
+        preview = prompts.render_prompt(plan_batches(refs)[0], language=language, template=template) if refs else ""
+    if request.method == "POST" and request.POST.get("action") == "start" and not error:
         try:
-            prompts.validate_template(template)
-            preview = prompts.render_prompt(plan_batches(refs)[0], language=language, template=template) if refs else ""
-        except DomainError as exc:
-            error = " ".join(m for ms in exc.field_errors.values() for m in ms) or exc.message
-    if request.method == "POST" and request.POST.get("action") == "start":
-        try:
-            if request.POST.get("save_template"):
-                PromptTemplate.objects.update_or_create(
-                    project=project, name="llm_gen", defaults={"text": template, "updated_by": request.user}
-                )
             run = run_create(
                 kind="llm_gen",
                 endpoints=_endpoint(request),
@@ -68,6 +65,10 @@ def generate_page(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, exc.message)
             status = exc.http_status
         else:
+            if request.POST.get("save_template"):  # only a template a run accepted becomes the project's
+                PromptTemplate.objects.update_or_create(
+                    project=project, name="llm_gen", defaults={"text": template, "updated_by": request.user}
+                )
             return redirect("llm_run_page", slug=slug, run_id=run.pk)
     context = project_context(
         membership,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 LANGUAGES = ("en", "id")
 
@@ -81,7 +82,15 @@ Kembalikan respons dalam format JSON berikut:
 }
 
 _CHOICE = re.compile(r"\b(?:response|respons|respon)\s*([12])\b", re.IGNORECASE)
-_OBJECT = re.compile(r"\{.*?\}", re.DOTALL)
+
+
+def _braced(text: str) -> Iterator[str]:
+    r"""Every `{...}` up to the first `}` after its `{`, in order (what `\{.*?\}` found), by str.find:
+    linear, where that regex retried its scan from every `{` (a reply of 20,000 `{` took 3.5 s)."""
+    position = 0
+    while (start := text.find("{", position)) >= 0 and (end := text.find("}", start + 1)) >= 0:
+        yield text[start : end + 1]
+        position = end + 1
 
 
 def render(language: str, *, input_text: str, response_1: str, response_2: str) -> str:
@@ -94,10 +103,10 @@ def parse_verdict(text: str) -> int | None:
     """1 or 2 (the preferred position), or None when the reply names neither (or both, outside JSON).
 
     The JSON object's `score` decides; without readable JSON, the reply must name exactly one of the two."""
-    for match in _OBJECT.finditer(text or ""):
+    for braced in _braced(text or ""):
         try:
-            data = json.loads(match.group(0))
-        except json.JSONDecodeError:
+            data = json.loads(braced)
+        except (json.JSONDecodeError, RecursionError):  # RecursionError: brackets nested past Python's limit
             continue
         if isinstance(data, dict) and "score" in data:
             found = set(_CHOICE.findall(str(data["score"])))

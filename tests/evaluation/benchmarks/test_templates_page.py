@@ -4,11 +4,14 @@ options; a slice that is empty only by its split or gold key is refused before a
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.test import Client
 
 from annotation.models import Membership
 from evaluation.models import Call, PromptTemplate, Run
+from evaluation.services.benchmark_templates import MAX_TEMPLATES
 from evaluation.services.runs import run_create
 from qc.models import GoldDecision
 from tests.evaluation.benchmarks.world import choice_project
@@ -146,3 +149,39 @@ def test_a_slice_empty_by_its_split_or_gold_key_is_refused_before_a_run(world):
     assert "No item of this slice has an answer under gold key “majority”." in by_key.content.decode()
     assert Run.objects.count() == 0
     assert _start(admin, split="test").status_code == 302 and Run.objects.count() == 1
+
+
+def test_past_the_cap_a_new_template_is_refused_and_an_existing_one_can_still_be_replaced(world):
+    project, _items, _endpoint = world
+    admin = _client(project, "admin")
+    PromptTemplate.objects.bulk_create(
+        PromptTemplate(project=project, name=f"benchmark:t{n}", text=TEXT) for n in range(MAX_TEMPLATES)
+    )
+
+    refused = admin.post(URL, {"name": "satu-lagi", "template": TEXT})
+    replaced = admin.post(URL, {"name": "t0", "template": "Soal: {{ question }}"})
+
+    assert MAX_TEMPLATES == 200
+    assert refused.status_code == 400
+    assert "A project keeps at most 200 benchmark templates; delete one to add another." in refused.content.decode()
+    assert replaced.status_code == 302
+    assert PromptTemplate.objects.filter(project=project).count() == 200
+    assert not PromptTemplate.objects.filter(name="benchmark:satu-lagi").exists()
+    assert PromptTemplate.objects.get(name="benchmark:t0").text == "Soal: {{ question }}"
+
+
+def test_the_page_of_many_long_templates_renders_in_linear_time(world):
+    project, _items, _endpoint = world
+    admin = _client(project, "admin")
+    braces = "{{ question }}" + "{" * (20_000 - 14)  # the longest a template may be; the old scan: 1.2 s each
+    PromptTemplate.objects.bulk_create(
+        PromptTemplate(project=project, name=f"benchmark:t{n}", text=braces) for n in range(20)
+    )
+
+    started = time.perf_counter()
+    page = admin.get(URL)
+    took = time.perf_counter() - started
+
+    assert page.status_code == 200
+    assert page.content.decode().count("Apa jawaban soal1?") == 20  # every preview rendered
+    assert took < 5.0  # generous for a loaded machine; the regex scan took 24 s for these

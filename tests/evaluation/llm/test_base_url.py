@@ -80,3 +80,27 @@ def test_a_name_resolving_to_loopback_is_refused():
     # "localhost.localdomain"-style names go through the resolver; every address must be public.
     with pytest.raises(BaseUrlRefused):
         validate_base_url("http://ip6-localhost/", is_local=False)
+
+
+@pytest.mark.parametrize(
+    ("host", "reason"),
+    [
+        ("2002:7f00:1::", "an IPv6 form of 127.0.0.1, a loopback address"),  # 6to4
+        ("2002:a9fe:a9fe::", "an IPv6 form of 169.254.169.254, a link-local address (cloud metadata lives there)"),
+        ("2002:a00:1::", "an IPv6 form of 10.0.0.1, a private or reserved address"),
+        ("2001:0:4136:e378:8000:63bf:80ff:fffe", "an IPv6 form of 127.0.0.1, a loopback address"),  # Teredo client
+        ("2001:0:7f00:1::", "an IPv6 form of 127.0.0.1, a loopback address"),  # Teredo server
+        ("64:ff9b::7f00:1", "an IPv6 form of 127.0.0.1, a loopback address"),  # NAT64
+        ("64:ff9b::a9fe:a9fe", "an IPv6 form of 169.254.169.254, a link-local address (cloud metadata lives there)"),
+    ],
+)
+@pytest.mark.parametrize("is_local", [False, True])
+def test_ipv6_forms_carrying_a_refused_ipv4_are_refused_even_for_a_local_server(host, reason, is_local):
+    with pytest.raises(BaseUrlRefused) as caught:
+        validate_base_url(f"http://[{host}]/v1", is_local=is_local)
+
+    assert str(caught.value) == f"“{host}” is {reason}: refused."
+
+
+def test_a_6to4_form_of_a_public_ipv4_is_allowed():
+    assert validate_base_url("http://[2002:808:808::]/v1", is_local=False) == "http://[2002:808:808::]/v1"

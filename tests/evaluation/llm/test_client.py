@@ -99,15 +99,17 @@ def test_a_refused_connection_is_retryable(config):
 
 
 def test_a_missing_key_variable_is_a_clear_terminal_error(llm_server, monkeypatch):
-    monkeypatch.delenv("GOTONG_TEST_NO_SUCH_KEY", raising=False)
-    config = EndpointConfig(base_url=llm_server.url, model="m", is_local=True, api_key_env="GOTONG_TEST_NO_SUCH_KEY")
+    monkeypatch.delenv("GOTONG_LLM_KEY_TEST_NO_SUCH", raising=False)
+    config = EndpointConfig(
+        base_url=llm_server.url, model="m", is_local=True, api_key_env="GOTONG_LLM_KEY_TEST_NO_SUCH"
+    )
 
     with pytest.raises(LLMError) as caught:
         chat(endpoint=config, messages=USER)
 
     assert caught.value.kind == "config"
     assert caught.value.message == (
-        "The environment variable GOTONG_TEST_NO_SUCH_KEY (the endpoint's API key) is not set in this process."
+        "The environment variable GOTONG_LLM_KEY_TEST_NO_SUCH (the endpoint's API key) is not set in this process."
     )
     assert llm_server.stats()["requests"] == 0
 
