@@ -7,6 +7,8 @@ intent, 1 = does not address it) and marked `written_here` so a report or data c
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 CATEGORIES = (
     "analysis",
     "brainstorming",
@@ -160,6 +162,39 @@ RELEVANCE = {**{name: _written(*goals) for name, goals in _GOALS.items()}, **_PA
 FROM_PAPER = frozenset(_PAPER_RELEVANCE)
 # A project category outside the ten: the generic relevance rubric.
 GENERIC = _written("does what the prompt asks", "melakukan apa yang diminta oleh prompt")
+
+
+# The anchor words of each score (the rubric rows' heads), shown on the scales in the interface language;
+# the rubric's full text stays in its own language (English or Indonesian, as the paper wrote it).
+_RELEVANCE_ANCHORS = (
+    gettext_lazy("Irrelevant"),
+    gettext_lazy("Weakly relevant"),
+    gettext_lazy("Partially relevant"),
+    gettext_lazy("Mostly relevant"),
+    gettext_lazy("Highly relevant"),
+)
+_ANCHORS = {
+    "fluency": (
+        gettext_lazy("Very poor"),
+        gettext_lazy("Poor"),
+        gettext_lazy("Acceptable"),
+        gettext_lazy("Good"),
+        gettext_lazy("Excellent"),
+    ),
+    "coding": (
+        gettext_lazy("Incorrect"),
+        gettext_lazy("Weakly correct"),
+        gettext_lazy("Correct but flawed algorithm"),
+        gettext_lazy("Correct and executable"),
+        gettext_lazy("Correct and optimal"),
+    ),
+}
+
+
+def anchors_for(category: str) -> dict[str, list[str]]:
+    """{criterion: [the anchor word of score 1, ..., of score 5]} in the active language."""
+    relevance = _ANCHORS["coding"] if category.strip().casefold() == "coding" else _RELEVANCE_ANCHORS
+    return {"relevance": [str(word) for word in relevance], "fluency": [str(word) for word in _ANCHORS["fluency"]]}
 
 
 def rubric(criterion: str, category: str, language: str = "en") -> tuple[str, ...]:
