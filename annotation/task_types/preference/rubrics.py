@@ -7,7 +7,7 @@ intent, 1 = does not address it) and marked `written_here` so a report or data c
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext_lazy
 
 CATEGORIES = (
     "analysis",
@@ -165,28 +165,29 @@ GENERIC = _written("does what the prompt asks", "melakukan apa yang diminta oleh
 
 
 # The anchor words of each score (the rubric rows' heads), shown on the scales in the interface language;
-# the rubric's full text stays in its own language (English or Indonesian, as the paper wrote it).
+# the rubric's full text stays in its own language (English or Indonesian, as the paper wrote it). A context
+# of their own: "Incorrect" elsewhere is a judge's verdict ("Salah"), here the paper's "Tidak Benar".
 _RELEVANCE_ANCHORS = (
-    gettext_lazy("Irrelevant"),
-    gettext_lazy("Weakly relevant"),
-    gettext_lazy("Partially relevant"),
-    gettext_lazy("Mostly relevant"),
-    gettext_lazy("Highly relevant"),
+    pgettext_lazy("rubric anchor", "Irrelevant"),
+    pgettext_lazy("rubric anchor", "Weakly relevant"),
+    pgettext_lazy("rubric anchor", "Partially relevant"),
+    pgettext_lazy("rubric anchor", "Mostly relevant"),
+    pgettext_lazy("rubric anchor", "Highly relevant"),
 )
 _ANCHORS = {
     "fluency": (
-        gettext_lazy("Very poor"),
-        gettext_lazy("Poor"),
-        gettext_lazy("Acceptable"),
-        gettext_lazy("Good"),
-        gettext_lazy("Excellent"),
+        pgettext_lazy("rubric anchor", "Very poor"),
+        pgettext_lazy("rubric anchor", "Poor"),
+        pgettext_lazy("rubric anchor", "Acceptable"),
+        pgettext_lazy("rubric anchor", "Good"),
+        pgettext_lazy("rubric anchor", "Excellent"),
     ),
     "coding": (
-        gettext_lazy("Incorrect"),
-        gettext_lazy("Weakly correct"),
-        gettext_lazy("Correct but flawed algorithm"),
-        gettext_lazy("Correct and executable"),
-        gettext_lazy("Correct and optimal"),
+        pgettext_lazy("rubric anchor", "Incorrect"),
+        pgettext_lazy("rubric anchor", "Weakly correct"),
+        pgettext_lazy("rubric anchor", "Correct but flawed algorithm"),
+        pgettext_lazy("rubric anchor", "Correct and executable"),
+        pgettext_lazy("rubric anchor", "Correct and optimal"),
     ),
 }
 
