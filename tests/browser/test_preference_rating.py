@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from annotation.models import Assignment, Judgment, UserPreferences
 from tests.annotation.task_types.preference.world import MODELS, make_world, plan
 from tests.browser.conftest import log_in
+from tests.browser.test_accessibility import axe_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 
@@ -113,6 +114,7 @@ def test_at_1366_by_768_four_responses_are_rated_with_keys_only_beside_the_whole
     page.wait_for_url("**/p/wide/judge/*/")
     page.wait_for_load_state("load")
 
+    assert axe_violations(page) == []
     assert [len(t) for t in page.locator(".response-text").all_inner_texts()] == [600, 600, 600, 600]
     first, second = page.locator("#response-1").bounding_box(), page.locator("#response-2").bounding_box()
     assert first["y"] == second["y"] and second["x"] > first["x"] + first["width"]  # side by side
