@@ -22,6 +22,14 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 BASE = "/api/projects/pref"
+RELEVANCE_ANCHORS = ["Irrelevant", "Weakly relevant", "Partially relevant", "Mostly relevant", "Highly relevant"]
+CODING_ANCHORS = [
+    "Incorrect",
+    "Weakly correct",
+    "Correct but flawed algorithm",
+    "Correct and executable",
+    "Correct and optimal",
+]
 
 
 def test_a_rater_rates_by_position_over_the_api_and_never_sees_models():
@@ -50,6 +58,10 @@ def test_a_rater_rates_by_position_over_the_api_and_never_sees_models():
         "input": payload["input"],
         "responses": [{"position": n, "text": texts[rid]} for n, rid in enumerate(order, 1)],
         "rubrics": rubrics_for(CATEGORIES[p % len(CATEGORIES)]),
+        "anchors": {
+            "relevance": CODING_ANCHORS if CATEGORIES[p % len(CATEGORIES)] == "coding" else RELEVANCE_ANCHORS,
+            "fluency": ["Very poor", "Poor", "Acceptable", "Good", "Excellent"],
+        },
     }
     shown = json.dumps(claimed.json())
     assert not any(model in shown for model in MODELS) and '"r1"' not in shown

@@ -27,7 +27,7 @@ from annotation import limits
 from annotation.errors import InvalidInput
 from annotation.task_types.base import GoldCase, GoldOutcome, JudgeItem, JudgmentInput
 from annotation.task_types.preference.payload import MAX_RESPONSES
-from annotation.task_types.preference.rubrics import CRITERIA, rubrics_for
+from annotation.task_types.preference.rubrics import CRITERIA, anchors_for, rubrics_for
 
 POLICY = "preference_both_groups_v1"
 KIND = "rate"
@@ -63,12 +63,14 @@ def shown_responses(
 def judge_item(
     *, secret: str, judge_id: int, seed: int, item_id: int, category: str, payload: dict[str, Any], is_own: bool
 ) -> JudgeItem:
-    """The prompt, its input and the responses in the rater's order, numbered 1..N; no model, no id."""
+    """The prompt, its input and the responses in the rater's order, numbered 1..N; no model, no id; the
+    category's rubrics and the scales' anchor words (in the active language)."""
     view = {
         "prompt": payload.get("prompt", ""),
         "input": payload.get("input", ""),
         "responses": shown_responses(payload, secret=secret, seed=seed, item_id=item_id, judge_id=judge_id),
         "rubrics": rubrics_for(category),
+        "anchors": anchors_for(category),
     }
     return JudgeItem(item_id=item_id, category=category, view=view, is_own=is_own)
 

@@ -7,6 +7,8 @@ intent, 1 = does not address it) and marked `written_here` so a report or data c
 
 from __future__ import annotations
 
+from django.utils.translation import pgettext_lazy
+
 CATEGORIES = (
     "analysis",
     "brainstorming",
@@ -160,6 +162,40 @@ RELEVANCE = {**{name: _written(*goals) for name, goals in _GOALS.items()}, **_PA
 FROM_PAPER = frozenset(_PAPER_RELEVANCE)
 # A project category outside the ten: the generic relevance rubric.
 GENERIC = _written("does what the prompt asks", "melakukan apa yang diminta oleh prompt")
+
+
+# The anchor words of each score (the rubric rows' heads), shown on the scales in the interface language;
+# the rubric's full text stays in its own language (English or Indonesian, as the paper wrote it). A context
+# of their own: "Incorrect" elsewhere is a judge's verdict ("Salah"), here the paper's "Tidak Benar".
+_RELEVANCE_ANCHORS = (
+    pgettext_lazy("rubric anchor", "Irrelevant"),
+    pgettext_lazy("rubric anchor", "Weakly relevant"),
+    pgettext_lazy("rubric anchor", "Partially relevant"),
+    pgettext_lazy("rubric anchor", "Mostly relevant"),
+    pgettext_lazy("rubric anchor", "Highly relevant"),
+)
+_ANCHORS = {
+    "fluency": (
+        pgettext_lazy("rubric anchor", "Very poor"),
+        pgettext_lazy("rubric anchor", "Poor"),
+        pgettext_lazy("rubric anchor", "Acceptable"),
+        pgettext_lazy("rubric anchor", "Good"),
+        pgettext_lazy("rubric anchor", "Excellent"),
+    ),
+    "coding": (
+        pgettext_lazy("rubric anchor", "Incorrect"),
+        pgettext_lazy("rubric anchor", "Weakly correct"),
+        pgettext_lazy("rubric anchor", "Correct but flawed algorithm"),
+        pgettext_lazy("rubric anchor", "Correct and executable"),
+        pgettext_lazy("rubric anchor", "Correct and optimal"),
+    ),
+}
+
+
+def anchors_for(category: str) -> dict[str, list[str]]:
+    """{criterion: [the anchor word of score 1, ..., of score 5]} in the active language."""
+    relevance = _ANCHORS["coding"] if category.strip().casefold() == "coding" else _RELEVANCE_ANCHORS
+    return {"relevance": [str(word) for word in relevance], "fluency": [str(word) for word in _ANCHORS["fluency"]]}
 
 
 def rubric(criterion: str, category: str, language: str = "en") -> tuple[str, ...]:

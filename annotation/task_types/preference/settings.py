@@ -31,7 +31,10 @@ SETTINGS = {
     "rubric_language": ChoiceSetting(
         "id",
         ("id", "en"),
-        label=gettext_lazy("Rubric language shown first"),
-        help=gettext_lazy("Both languages are on the rating page."),
+        label=gettext_lazy("Rubric language"),
+        help=gettext_lazy(
+            "The rubric's language on the rating page; the other language is folded under it. The scales' "
+            "anchor words follow each rater's interface language."
+        ),
     ),
 }

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from django.test import Client
 
-from annotation.models import Assignment, Category, Concept, Item, Judgment, Membership
+from annotation.models import Assignment, Category, Concept, Item, Judgment, Membership, UserPreferences
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.projects import membership_add, project_create
 from annotation.task_types.preference.rubrics import CATEGORIES, rubric
@@ -160,7 +160,7 @@ def test_parquet_and_data_card_downloads_and_refusals():
 
 
 @pytest.mark.parametrize(("setting", "first", "second"), [("id", "id", "en"), ("en", "en", "id")])
-def test_the_project_rubric_language_gives_the_tooltips_and_comes_first(setting, first, second):
+def test_the_rubric_is_printed_once_in_the_project_rubric_language_with_the_other_folded(setting, first, second):
     world = make_world(raters_per_group=1, rubric_language=setting)
     plan(world)
     client = _client(world.raters["A"][0])
@@ -172,9 +172,34 @@ def test_the_project_rubric_language_gives_the_tooltips_and_comes_first(setting,
 
     for criterion in ("relevance", "fluency"):
         shown, other = rubric(criterion, category, first), rubric(criterion, category, second)
-        assert html.count(f'title="{escape(shown[0])}" lang="{first}"') == 5  # one scale per response
-        assert f'title="{escape(other[0])}"' not in html
-        assert html.index(f'rubric-{criterion}-{first}"') < html.index(f'rubric-{criterion}-{second}"')
+        assert [html.count(escape(text)) for text in shown + other] == [1] * 10  # once, not per response
+        shown_at = html.index(f'class="rubric-rows rubric-{criterion}-{first}"')
+        other_at = html.index(f'class="rubric-rows rubric-{criterion}-{second}"')
+        assert shown_at < html.rindex('<details class="rubric-other">', 0, other_at) < other_at
+
+
+@pytest.mark.parametrize(
+    ("language", "relevance", "fluency"),
+    [
+        ("en", "Irrelevant", "Excellent"),
+        ("id", "Tidak relevan", "Sangat baik"),
+        ("ar", "غير ذي صلة", "ممتاز"),
+    ],
+)
+def test_the_scales_carry_the_anchor_words_in_the_interface_language(language, relevance, fluency):
+    world = make_world(raters_per_group=1)
+    plan(world)
+    rater = world.raters["A"][0]
+    UserPreferences.objects.create(user=rater, language=language, time_zone="UTC")
+    client = _client(rater)
+    location = client.get("/p/pref/judge/")["Location"]
+    category = Assignment.objects.get(pk=int(location.rstrip("/").rsplit("/", 1)[1])).target_item.concept.category.name
+
+    html = client.get(location).content.decode()
+
+    first = relevance if category != "coding" else {"en": "Incorrect", "id": "Tidak benar", "ar": "غير صحيح"}[language]
+    assert html.count(f'<span class="score-number">1</span><span class="score-anchor">{first}</span>') == 5
+    assert html.count(f'<span class="score-number">5</span><span class="score-anchor">{fluency}</span>') == 5
 
 
 def test_an_admin_adds_the_papers_ten_categories_with_prompt_slots_once():

@@ -84,10 +84,15 @@ class World:
         )
 
 
-def make_world(*, slug: str = "pref", raters_per_group: int = 5, **settings) -> World:
+def make_world(*, slug: str = "pref", raters_per_group: int = 5, prompts: bytes | None = None, **settings) -> World:
+    """`prompts`: a preference-prompts file (ids "P00", "P01", ...) instead of the 20 known ones."""
     admin = UserFactory(username=f"{slug}-admin")
     items_import(
-        path_or_bytes=prompts_file(), project_slug=slug, format="preference-prompts", language="id", creator=admin
+        path_or_bytes=prompts if prompts is not None else prompts_file(),
+        project_slug=slug,
+        format="preference-prompts",
+        language="id",
+        creator=admin,
     )
     project = Project.objects.get(slug=slug)
     if settings:
