@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from django.db import connection
@@ -98,18 +99,73 @@ def reserve_ids(model: Any, count: int) -> Sequence[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
+def copy_statement(model: Any, fields: Sequence[str]) -> str:
+    meta = model._meta
+    columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
+    return f"COPY {connection.ops.quote_name(meta.db_table)} ({columns}) FROM STDIN"
+
+
+class BackgroundCopies:
+    """One batch's COPYs sent by a second thread, on this transaction's own connection, while this
+    thread reads and formats the next batch.
+
+    An import spends about as much CPU in PostgreSQL (its indexes: the word and trigram GIN indexes of
+    item versions alone are a third of the import's server time) as in Python reading the file, and
+    done in turn the two add up; on two cores they overlap. Only one statement runs on a connection at
+    a time: `wait()` must come before this thread uses the connection again (the engine waits before
+    each batch's first query and at the end). A COPY's error comes out of `wait()` as Django's own.
+    """
+
+    def __init__(self, *, skip_triggers: bool) -> None:
+        connection.ensure_connection()
+        self._raw = connection.connection  # psycopg's connection, in this thread's transaction
+        self._skip_triggers = skip_triggers
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-copy")
+        self._pending: Future | None = None
+
+    def submit(self, copies: list[tuple[str, str]]) -> None:
+        """(COPY statement, its data: formatted lines) sent in order after what was submitted before."""
+        self.wait()
+        self._pending = self._executor.submit(self._send, copies)
+
+    def _send(self, copies: list[tuple[str, str]]) -> None:
+        with self._raw.cursor() as cursor:
+            if self._skip_triggers:
+                # Per-row triggers (the foreign-key checks) off, as annotation.foreign_keys does for the
+                # engine's own COPYs: references_checked_once checks them once at the end.
+                cursor.execute("SET LOCAL session_replication_role = replica")
+            for statement, data in copies:
+                with cursor.copy(statement) as copy:
+                    copy.write(data)
+            if self._skip_triggers:
+                cursor.execute("SET LOCAL session_replication_role = origin")
+
+    def wait(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            with connection.wrap_database_errors:
+                pending.result()
+
+    def close(self, *, quietly: bool = False) -> None:
+        """Wait for what is under way and stop the thread; its error is raised unless `quietly`."""
+        try:
+            self.wait()
+        except Exception:
+            if not quietly:
+                raise
+        finally:
+            self._executor.shutdown(wait=True)
+
+
 def copy_lines(model: Any, fields: Sequence[str], lines: Iterable[str], *, chunk: int = 5000) -> None:
     """COPY already formatted lines (tab-separated, newline-terminated) into `model`'s table.
 
     Lines are sent `chunk` at a time by a writer thread, so the next lines are formatted while the
     server takes the previous ones.
     """
-    meta = model._meta
-    columns = ", ".join(connection.ops.quote_name(meta.get_field(f).column) for f in fields)
-    table = connection.ops.quote_name(meta.db_table)
     with connection.cursor() as cursor:
         raw = cursor.cursor  # psycopg's cursor under Django's wrapper
-        with raw.copy(f"COPY {table} ({columns}) FROM STDIN", writer=QueuedLibpqWriter(raw)) as copy:
+        with raw.copy(copy_statement(model, fields), writer=QueuedLibpqWriter(raw)) as copy:
             buffer: list[str] = []
             for line in lines:
                 buffer.append(line)

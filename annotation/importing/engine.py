@@ -27,7 +27,15 @@ from django.utils.translation import gettext
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
 from annotation.foreign_keys import BulkWrite, references_checked_once
-from annotation.importing.bulkwrite import NULL, SharedJson, copy_json, copy_lines, copy_text, reserve_ids
+from annotation.importing.bulkwrite import (
+    NULL,
+    BackgroundCopies,
+    SharedJson,
+    copy_json,
+    copy_statement,
+    copy_text,
+    reserve_ids,
+)
 from annotation.importing.checks import check_record
 from annotation.importing.records import Importer, ImportFileError, ImportRecord, RowIssue
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project, ProjectLanguage
@@ -189,7 +197,14 @@ def import_records(
             ProjectLanguage.objects.filter(project=project).order_by("position", "code").values_list("code", flat=True)
         )
         write.language = language if language in codes else (codes[0] if codes else "")
-        _import_batches(project, importer, records, units, write, result, batch_size or BATCH, frozenset(codes))
+        try:
+            _import_batches(project, importer, records, units, write, result, batch_size or BATCH, frozenset(codes))
+        except BaseException:
+            # What is under way ends before the caller rolls back on the same connection; the error to
+            # report is the first one, not what the interrupted COPY says about it.
+            write.close(quietly=True)
+            raise
+        write.close()  # the last batch's COPYs, before the references are checked
     result.categories_created, result.concepts_created = units.categories_created, units.concepts_created
     return result
 
@@ -208,6 +223,8 @@ def _import_batches(
     # batch is skipped. Importers yield an external id once per file (ImportRecord).
     had_items = Item.objects.filter(project=project).exists()
     for batch in _batches(records, batch_size):
+        # Reading this batch overlapped the previous batch's COPYs; the queries below need the connection.
+        write.wait()
         rows = [r for r in batch if isinstance(r, ImportRecord)]
         for record in rows:
             if not importer.storable_rows:
@@ -284,6 +301,12 @@ class _Writer:
         self.bulk = bulk
         self.language = ""  # the rows' default language code, set by import_records
 
+    def wait(self) -> None:
+        """Until what this writer sent in the background is written (nothing, unless it says otherwise)."""
+
+    def close(self, *, quietly: bool = False) -> None:
+        """Wait for what was sent and stop sending (`quietly`: its error is not raised)."""
+
     def _decide(self, records: list[ImportRecord], judgment_ids: list[Sequence[int]]) -> list[Decision | None]:
         if self.decider is None:
             return [None] * len(records)
@@ -302,6 +325,13 @@ class _CopyWriter(_Writer):
         self.shared = SharedJson()
         self.item_head = f"{self.project.pk}\t{copy_text(self.project.task_type)}\t"
         self.kind = copy_text(self.importer.judgment_kind)
+        self.copies = BackgroundCopies(skip_triggers=self.bulk.skipping_triggers)
+
+    def wait(self) -> None:
+        self.copies.wait()
+
+    def close(self, *, quietly: bool = False) -> None:
+        self.copies.close(quietly=quietly)
 
     def __call__(
         self, records: list[ImportRecord], concept_ids: dict[tuple[str, str], int]
@@ -318,12 +348,20 @@ class _CopyWriter(_Writer):
         all_judgment_ids = [i for ids in judgment_ids for i in ids]
         gold_ids = reserve_ids(self.gold.model, sum(d is not None for d in decisions)) if self.gold else []
         bulk = self.bulk
-        with bulk.triggers_off():
-            copy_lines(Item, ITEM_FIELDS, self._item_lines(rows, decisions, concept_ids, now))
-            copy_lines(ItemVersion, VERSION_FIELDS, self._version_lines(rows, now))
-            copy_lines(Judgment, JUDGMENT_FIELDS, self._judgment_lines(rows, judgment_ids, now))
-            if self.gold is not None:
-                copy_lines(self.gold.model, GOLD_FIELDS, self._gold_lines(gold_ids, item_ids, decisions, now))
+        copies = [
+            (copy_statement(Item, ITEM_FIELDS), "".join(self._item_lines(rows, decisions, concept_ids, now))),
+            (copy_statement(ItemVersion, VERSION_FIELDS), "".join(self._version_lines(rows, now))),
+            (copy_statement(Judgment, JUDGMENT_FIELDS), "".join(self._judgment_lines(rows, judgment_ids, now))),
+        ]
+        if self.gold is not None:
+            copies.append(
+                (
+                    copy_statement(self.gold.model, GOLD_FIELDS),
+                    "".join(self._gold_lines(gold_ids, item_ids, decisions, now)),
+                )
+            )
+        # Sent while the engine reads the next batch; the ids were reserved above, so nothing waits for them.
+        self.copies.submit(copies)
         bulk.wrote(Item, item_ids)
         bulk.wrote(ItemVersion, version_ids)
         bulk.wrote(Judgment, all_judgment_ids)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from io import StringIO
-from typing import ClassVar
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import IntegrityError, connection
 
 from annotation.errors import InvalidInput
+from annotation.importing import engine
 from annotation.importing.records import FileScan, Importer, ImportFileError, ImportJudgment, ImportRecord, ImportUnit
 from annotation.models import Item, Judgment
 from annotation.services import imports
@@ -53,11 +53,11 @@ def test_an_unknown_format_is_refused_with_the_known_ones():
 
 
 class _BreaksHalfWay(Importer):
-    """Yields whole batches of good records, then finds the file unreadable."""
+    """Yields whole batches of good records, then finds the file unreadable. (Like every importer, it
+    reads no database: on PostgreSQL the engine's COPYs of one batch run while it reads the next.)"""
 
     name = "breaks"
     label = "test"
-    written: ClassVar[list[tuple[int, int]]] = []
 
     def scan(self, stream, *, known_annotators, max_annotators):
         return FileScan(annotators=("W1", "W2"), rows=7)
@@ -73,8 +73,6 @@ class _BreaksHalfWay(Importer):
                 judgments=(ImportJudgment("W2", 1, {"answer": "A"}),),
                 judging_round=1,
             )
-        half = Item.objects.filter(project__slug="half")
-        self.written.append((half.count(), GoldDecision.objects.filter(item__in=half).count()))
         raise ImportFileError("Line 7 is broken; nothing was imported.")
 
 
@@ -82,8 +80,15 @@ def test_a_file_refused_half_way_leaves_nothing_behind(monkeypatch):
     """Three batches of two items were written and decided (COPY on PostgreSQL) before the file turned out bad."""
     monkeypatch.setattr(imports, "import_format", lambda name: ImportFormat("breaks", "t", "csqa", _BreaksHalfWay()))
     monkeypatch.setattr("annotation.importing.engine.BATCH", 2)
-    written = _BreaksHalfWay.written
-    written.clear()
+    written = []
+    for writer in (engine._CopyWriter, engine._OrmWriter):
+
+        def close_and_count(self, *, quietly=False, close=writer.close):
+            close(self, quietly=quietly)  # what was sent is written by now, before the rollback
+            half = Item.objects.filter(project__slug="half")
+            written.append((half.count(), GoldDecision.objects.filter(item__in=half).count()))
+
+        monkeypatch.setattr(writer, "close", close_and_count)
     before = db_state()
 
     with pytest.raises(InvalidInput) as refused:
@@ -143,15 +148,15 @@ def test_items_written_in_bulk_are_whole(monkeypatch):
 
 def test_postgresql_writes_with_copy(monkeypatch):
     assert connection.vendor == "postgresql"  # COPY is PostgreSQL's: fail on anything else
-    from annotation.importing import engine
-
     used: list[str] = []
-    monkeypatch.setattr(engine, "copy_lines", lambda model, fields, lines: used.append(model.__name__) or list(lines))
+    monkeypatch.setattr(
+        engine.BackgroundCopies, "submit", lambda self, copies: used.extend(sql.split()[1] for sql, _ in copies)
+    )
     monkeypatch.setattr(engine, "reserve_ids", lambda model, n: list(range(10**6, 10**6 + n)))
 
     items_import(path_or_bytes=_rows(3), project_slug="copy", format="id-csqa", language="id")
 
-    assert used == ["Item", "ItemVersion", "Judgment", "GoldDecision"]
+    assert used == ['"annotation_item"', '"annotation_itemversion"', '"annotation_judgment"', '"qc_golddecision"']
 
 
 def test_import_items_command_refuses_an_unknown_format(tmp_path):
@@ -179,3 +184,24 @@ def test_import_items_and_import_csqa_print_the_same_summary(tmp_path):
     assert (one.pop("project"), two.pop("project")) == ("one", "two")
     assert one == two
     assert (one["format"], one["items_created"], one["judgments_created"]) == ("id-csqa", 7, 32)
+
+
+@pytest.mark.postgres
+def test_a_copy_failing_in_the_background_comes_out_as_djangos_error_and_writes_nothing(monkeypatch):
+    first = items_import(path_or_bytes=_rows(2), project_slug="taken", format="id-csqa", language="id")
+    taken = min(Item.objects.values_list("pk", flat=True))
+    real_reserve = engine.reserve_ids
+    # The second file's items are given an id the first file's item holds: its COPY breaks the primary key.
+    monkeypatch.setattr(
+        engine,
+        "reserve_ids",
+        lambda model, n: [taken, *real_reserve(model, n)[1:]] if model is Item else real_reserve(model, n),
+    )
+    before = db_state()
+
+    with pytest.raises(IntegrityError) as refused:
+        items_import(path_or_bytes=_rows(3), project_slug="other", format="id-csqa", language="id")
+
+    assert "annotation_item_pkey" in str(refused.value)
+    assert first.items_created == 2
+    assert db_state() == before  # and the connection still answers
