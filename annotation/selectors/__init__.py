@@ -10,6 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from annotation.models import Assignment, Category, Invitation, Item, Membership, Project
 from annotation.task_types import get_task_type
@@ -187,7 +188,7 @@ def dashboard_stats(*, project: Project) -> dict:
         error_counts[(author_id, et_id)] = n
     return {
         "categories": [{"id": cid, "name": name} for cid, name in categories],
-        "error_types": [{"id": eid, "code": code, "label": label} for eid, code, label in error_types],
+        "error_types": [{"id": eid, "code": code, "label": gettext(label)} for eid, code, label in error_types],
         "status_counts": {status: by_status.get(status, 0) for status in Item.Status.values},
         "annotators": [
             {
