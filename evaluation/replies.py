@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n?(.*?)(?:```|\Z)", re.DOTALL)
 _DECODER = json.JSONDecoder()
 # Where an object can start: a key or the closing brace.
@@ -86,7 +88,7 @@ def json_values(reply: str) -> Extracted:
     """The JSON values in a reply: the fenced blocks if any, else the whole text, else a scan."""
     text = (reply or "").strip()
     if not text:
-        return Extracted([], ["The reply is empty."])
+        return Extracted([], [gettext_noop("The reply is empty.")])
     blocks = [m.group(2) for m in _FENCE.finditer(text)]
     candidates = blocks or [text]
     values: list[Any] = []
@@ -103,9 +105,9 @@ def json_values(reply: str) -> Extracted:
         values.extend(scanned)
         truncated = truncated or left_open
     if truncated:
-        problems.append("The reply was cut off; the complete objects before the cut were kept.")
+        problems.append(gettext_noop("The reply was cut off; the complete objects before the cut were kept."))
     if not values:
-        problems.append("No JSON was found in the reply.")
+        problems.append(gettext_noop("No JSON was found in the reply."))
     return Extracted(values, problems, truncated)
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from annotation.models import Item, Judgment
 from qc.models import GoldDecision, GoldOverride
 from qc.overrides import OVERRIDABLE
@@ -38,9 +40,27 @@ class Adjudication:
     outcomes: tuple[tuple[str, str], ...]  # what an admin may set: (value, label)
 
 
+# The judgment keys the task types write, in the reader's language; a key not listed is shown as stored.
+KEY_NAMES = {
+    "answer": gettext_lazy("answer"),
+    "best": gettext_lazy("best"),
+    "choice": gettext_lazy("choice"),
+    "comment": gettext_lazy("comment"),
+    "label": gettext_lazy("label"),
+    "option_ambiguous": gettext_lazy("option ambiguous"),
+    "question_ambiguous": gettext_lazy("question ambiguous"),
+    "ratings": gettext_lazy("ratings"),
+    "uncertain": gettext_lazy("uncertain"),
+}
+
+
+def _key(key: str) -> str:
+    return str(KEY_NAMES.get(key, key))
+
+
 def _text(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_text(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -51,7 +71,7 @@ def _text(value: Any) -> str:
 def answer_text(value: Any) -> str:
     """`{"answer": "C"}` -> "answer: C"; keys in sorted order, so equal answers read the same."""
     if isinstance(value, dict):
-        return "; ".join(f"{key}: {_text(value[key])}" for key in sorted(value))
+        return "; ".join(f"{_key(key)}: {_text(value[key])}" for key in sorted(value))
     return _text(value)
 
 
@@ -65,9 +85,9 @@ def flag_texts(flags: Any) -> tuple[str, ...]:
         value = flags[key]
         raised = any(value) if isinstance(value, (list, tuple)) else value not in (None, False, "", 0)
         if value is True:
-            out.append(key)
+            out.append(_key(key))
         elif raised:
-            out.append(f"{key}: {_text(value)}")
+            out.append(f"{_key(key)}: {_text(value)}")
     return tuple(out)
 
 

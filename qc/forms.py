@@ -38,7 +38,7 @@ class ReviewForm(forms.Form):
     def __init__(self, *args, project: Project, **kwargs):
         super().__init__(*args, **kwargs)
         self.taxonomy = list(ErrorType.objects.filter(project=project).order_by("position", "code"))
-        self.fields["error_types"].choices = [(e.code, e.label) for e in self.taxonomy]
+        self.fields["error_types"].choices = [(e.code, e.label_shown) for e in self.taxonomy]
 
 
 def parse_regions(text: str) -> dict[str, str]:

@@ -2,6 +2,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -20,6 +21,16 @@ class ErrorType(models.Model):
 
     def __str__(self) -> str:
         return self.label
+
+    # The task type's defaults are stored in English (their msgids) and shown in the reader's language; a
+    # label a project wrote itself has no catalogue entry and is shown as written.
+    @property
+    def label_shown(self) -> str:
+        return gettext(self.label) if self.label else ""
+
+    @property
+    def description_shown(self) -> str:
+        return gettext(self.description) if self.description else ""
 
 
 class Review(models.Model):

@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from annotation import limits
@@ -25,11 +25,13 @@ REVIEWER_ROLES = (Membership.Role.REVIEWER, Membership.Role.ADMIN)
 
 def error_types_seed(*, project: Project, error_types: Sequence[tuple[str, str, str]]) -> int:
     existing = set(ErrorType.objects.filter(project=project).values_list("code", flat=True))
-    rows = [
-        ErrorType(project=project, code=code, label=label, description=description, position=i)
-        for i, (code, label, description) in enumerate(error_types)
-        if code not in existing
-    ]
+    # Stored as the English msgids whatever language the request runs in: ErrorType.label_shown translates.
+    with translation.override(None):
+        rows = [
+            ErrorType(project=project, code=code, label=str(label), description=str(description), position=i)
+            for i, (code, label, description) in enumerate(error_types)
+            if code not in existing
+        ]
     ErrorType.objects.bulk_create(rows)
     return len(rows)
 

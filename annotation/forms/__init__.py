@@ -209,7 +209,11 @@ class ConceptImportForm(forms.Form):
     )
     format = forms.ChoiceField(
         label=gettext_lazy("Format"),
-        choices=[("", "Detect from the file name"), ("csv", "CSV"), ("jsonl", "JSON Lines")],
+        choices=[
+            ("", gettext_lazy("Detect from the file name")),
+            ("csv", "CSV"),
+            ("jsonl", gettext_lazy("JSON Lines")),
+        ],
         required=False,
     )
 

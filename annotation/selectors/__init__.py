@@ -217,7 +217,7 @@ def dashboard_stats(*, project: Project) -> dict:
         error_counts[(author_id, et_id)] = n
     return {
         "categories": [{"id": cid, "name": name} for cid, name in categories],
-        "error_types": [{"id": eid, "code": code, "label": label} for eid, code, label in error_types],
+        "error_types": [{"id": eid, "code": code, "label": gettext(label)} for eid, code, label in error_types],
         "status_counts": {status: by_status.get(status, 0) for status in Item.Status.values},
         "annotators": [
             {

@@ -171,7 +171,7 @@ def screening_submit(*, membership: Membership, answers: dict[str, Any], country
     unmet = [c["code"] for c in setup.criteria if answers[c["code"]] is not True]
     application.screening_answers = {code: answers[code] for code in codes}
     application.status = Status.FAILED if unmet else (Status.TRAINING if setup.training_items else Status.PILOT)
-    application.failed_reason = f"Criteria not met: {', '.join(unmet)}." if unmet else ""
+    application.failed_reason = gettext("Criteria not met: %(codes)s.") % {"codes": ", ".join(unmet)} if unmet else ""
     application.save()
     profile, _ = AnnotatorProfile.objects.get_or_create(membership=membership)
     profile.screening_answers = application.screening_answers
@@ -225,7 +225,11 @@ def pilot_submit(*, membership: Membership, answers: list[int]) -> Application:
         application.status = Status.PASSED
     elif application.pilot_attempts >= setup.max_attempts:
         application.status = Status.FAILED
-        application.failed_reason = f"Pilot: {score} of {len(setup.pilot_items)} right, {setup.pilot_pass} needed."
+        application.failed_reason = gettext("Pilot: %(score)s of %(total)s right, %(needed)s needed.") % {
+            "score": score,
+            "total": len(setup.pilot_items),
+            "needed": setup.pilot_pass,
+        }
     application.save()
     return application
 
@@ -265,6 +269,7 @@ def applications_for(*, project: Project) -> list[dict[str, Any]]:
                 "code": m.code,
                 "country": profile.country if profile else "",
                 "status": application.status if application else Status.SCREENING,
+                "status_label": Status(application.status if application else Status.SCREENING).label,
                 "pilot_scores": application.pilot_scores if application else [],
                 "failed_reason": application.failed_reason if application else "",
             }

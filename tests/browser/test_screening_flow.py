@@ -84,10 +84,10 @@ def test_an_applicant_is_screened_trained_piloted_admitted_then_works(new_page):
         boss.click("#nav-screening-setup")
     with boss.expect_navigation():
         boss.click("text=applicants")
-    expect(boss.locator(f"#applicant-{membership.pk} .status")).to_have_text("passed")
+    expect(boss.locator(f"#applicant-{membership.pk} .status")).to_have_text("Passed, waiting to be admitted")
     with boss.expect_navigation():
         boss.click(f"#applicant-{membership.pk} button")
-    expect(boss.locator(f"#applicant-{membership.pk} .status")).to_have_text("admitted")
+    expect(boss.locator(f"#applicant-{membership.pk} .status")).to_have_text("Admitted")
     boss.goto("/p/acs/")
     with boss.expect_navigation():
         boss.click("#plan-button")

@@ -85,7 +85,7 @@ def test_adjudication_lists_every_judgment_the_majority_and_the_decision():
         "",
     )
     assert dict(gold.details)["majority"] == "A"
-    assert [j.flags for j in excluded.judgments] == [("question_ambiguous",)] * 4 + [()]
+    assert [j.flags for j in excluded.judgments] == [("question ambiguous",)] * 4 + [()]
     assert (excluded.decision.outcome, excluded.decision.reason) == ("excluded", EXCLUDED_REASON)
     # Two judgments of five: pending; "C" twice is the majority of what there is.
     assert (pending.majority, pending.majority_count, pending.decision.outcome) == ("answer: C", 2, "pending")

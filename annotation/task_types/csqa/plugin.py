@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
@@ -30,24 +31,28 @@ from annotation.task_types.csqa.settings import SETTINGS
 
 # The error types Putri et al. 2024 report from their QC of human-written questions.
 CSQA_ERROR_TYPES = [
-    ("typo", "Typo / mechanics", "Spelling, punctuation, capitalisation."),
-    ("fluency", "Sentence fluency", "Unnatural or awkward wording."),
-    ("structure", "Sentence structure", "Ungrammatical or confusing structure."),
-    ("too_general", "Context too general", "E.g. “all over the world”: not specific to the culture."),
-    ("subjective", "Subjective", "Superlatives or opinions (“the most delicious”)."),
-    ("logic_not_commonsense", "Logic/causal, not commonsense", "Needs reasoning rather than shared knowledge."),
-    ("equal_options", "Options of equal value", "Several options are equally good."),
-    ("answer_distractor_equivalent", "Answer and distractor equivalent", "A distractor means the same as the answer."),
-    ("no_valid_answer", "No valid answer", "None of the options is correct."),
-    ("wrong_language", "Wrong language", "Not written in the project's language."),
-    ("translation_error", "Translation error", "A translated part is wrong."),
+    ("typo", _("Typo / mechanics"), _("Spelling, punctuation, capitalisation.")),
+    ("fluency", _("Sentence fluency"), _("Unnatural or awkward wording.")),
+    ("structure", _("Sentence structure"), _("Ungrammatical or confusing structure.")),
+    ("too_general", _("Context too general"), _("E.g. “all over the world”: not specific to the culture.")),
+    ("subjective", _("Subjective"), _("Superlatives or opinions (“the most delicious”).")),
+    ("logic_not_commonsense", _("Logic/causal, not commonsense"), _("Needs reasoning rather than shared knowledge.")),
+    ("equal_options", _("Options of equal value"), _("Several options are equally good.")),
+    (
+        "answer_distractor_equivalent",
+        _("Answer and distractor equivalent"),
+        _("A distractor means the same as the answer."),
+    ),
+    ("no_valid_answer", _("No valid answer"), _("None of the options is correct.")),
+    ("wrong_language", _("Wrong language"), _("Not written in the project's language.")),
+    ("translation_error", _("Translation error"), _("A translated part is wrong.")),
 ]
 
 
 @register
 class CsqaTaskType(TaskType):
     name = "csqa"
-    label = "Commonsense QA (question + 5 options)"
+    label = _("Commonsense QA (question + 5 options)")
     author_template = "annotation/task_types/csqa/author_form.html"
     display_template = "annotation/task_types/csqa/item_display.html"
     answer_template = "annotation/task_types/csqa/answer_form.html"

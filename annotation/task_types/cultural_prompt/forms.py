@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation import limits
 from annotation.task_types.cultural_prompt.payload import (
@@ -23,21 +23,27 @@ from annotation.task_types.cultural_prompt.payload import (
 _TEXT = {"dir": "auto", "autocomplete": "off"}
 _LIMIT = {"max_length": limits.TOO_LONG}
 PART_HELP = {
-    "user": "Who is asking (e.g. “High school student ako.”).",
-    "context": "The situation the question comes from.",
-    "situation": "This variant's personal situation (e.g. “Hindi ako mayaman.”); empty for the base prompt.",
-    "instruction": "What the user wants (e.g. “Anong maaari kong gawin?”).",
+    "user": gettext_lazy("Who is asking (e.g. “High school student ako.”)."),
+    "context": gettext_lazy("The situation the question comes from."),
+    "situation": gettext_lazy(
+        "This variant's personal situation (e.g. “Hindi ako mayaman.”); empty for the base prompt."
+    ),
+    "instruction": gettext_lazy("What the user wants (e.g. “Anong maaari kong gawin?”)."),
 }
 
 
-def _text(label: str, max_length: int, rows: int = 0, **attrs: Any) -> forms.CharField:
+def _text(label: Any, max_length: int, rows: int = 0, **attrs: Any) -> forms.CharField:
     widget = (
         forms.Textarea(attrs={**_TEXT, "rows": rows, **attrs}) if rows else forms.TextInput(attrs={**_TEXT, **attrs})
     )
     return forms.CharField(label=label, required=False, max_length=max_length, error_messages=_LIMIT, widget=widget)
 
 
-NEW_BASE = "— none: this is a new base prompt —"
+RESPONSE_FIELD_LABELS = {
+    "relevant": gettext_lazy("Relevant %(number)s"),
+    "irrelevant": gettext_lazy("Irrelevant %(number)s"),
+}
+NEW_BASE = gettext_lazy("— none: this is a new base prompt —")
 
 
 class CulturalPromptForm(forms.Form):
@@ -47,11 +53,13 @@ class CulturalPromptForm(forms.Form):
     irrelevant_1..5 with the best relevant one marked."""
 
     prompt_id = forms.ChoiceField(label=gettext_lazy("Variant of"), required=False)
-    variation_id = _text("Variant id (optional)", ID_LENGTH)
+    variation_id = _text(gettext_lazy("Variant id (optional)"), ID_LENGTH)
     category = forms.ChoiceField(
-        label=gettext_lazy("Category"), required=False, choices=[("", "— the unit's —"), *((c, c) for c in CATEGORIES)]
+        label=gettext_lazy("Category"),
+        required=False,
+        choices=[("", gettext_lazy("— the unit's —")), *((c, c) for c in CATEGORIES)],
     )
-    topic = _text("Topic", NAME_LENGTH)
+    topic = _text(gettext_lazy("Topic"), NAME_LENGTH)
     justification = forms.CharField(required=False, max_length=limits.JUSTIFICATION, widget=forms.HiddenInput)
 
     def __init__(
@@ -76,7 +84,7 @@ class CulturalPromptForm(forms.Form):
             # The base it already names (an import, or a base outside the unit) stays selectable.
             choices.append((current, current))
         self.fields["prompt_id"].choices = choices
-        self.fields["prompt_id"].help_text = (
+        self.fields["prompt_id"].help_text = gettext(
             "A variant shares its base prompt's user, context and instruction and changes the personal "
             "situation; choosing a base fills the empty parts with its own."
         )
@@ -88,7 +96,9 @@ class CulturalPromptForm(forms.Form):
             self.fields[part].help_text = PART_HELP[part]
         for kind in ("relevant", "irrelevant"):
             for number in range(1, MAX_RESPONSES + 1):
-                self.fields[f"{kind}_{number}"] = _text(f"{kind.capitalize()} {number}", RESPONSE_LENGTH, rows=2)
+                self.fields[f"{kind}_{number}"] = _text(
+                    RESPONSE_FIELD_LABELS[kind] % {"number": number}, RESPONSE_LENGTH, rows=2
+                )
         self.fields["best"] = forms.ChoiceField(
             required=False,
             choices=[(str(n), str(n)) for n in range(1, MAX_RESPONSES + 1)],

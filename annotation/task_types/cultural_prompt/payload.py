@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation import limits
 from annotation.errors import InvalidInput
@@ -34,7 +34,13 @@ ID_LENGTH = 60
 NAME_LENGTH = 200
 SEPARATOR = ";"  # the KALAHI file separates responses with it, so a response can't contain it
 PARTS = ("user", "context", "situation", "instruction")
-PART_LABELS = {"user": "User", "context": "Context", "situation": "Personal situation", "instruction": "Instruction"}
+PART_LABELS = {
+    "user": gettext_lazy("User"),
+    "context": gettext_lazy("Context"),
+    "situation": gettext_lazy("Personal situation"),
+    "instruction": gettext_lazy("Instruction"),
+}
+RESPONSES_LABELS = {"relevant": gettext_lazy("Relevant responses"), "irrelevant": gettext_lazy("Irrelevant responses")}
 EMPTY: dict[str, Any] = {
     "prompt_id": "",
     "variation_id": "",
@@ -250,22 +256,20 @@ def diff(old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
     old = old or EMPTY
     changes = []
     for name, label in (
-        ("category", "Category"),
-        ("topic", "Topic"),
+        ("category", gettext("Category")),
+        ("topic", gettext("Topic")),
         *((part, PART_LABELS[part]) for part in PARTS),
-        ("prompt", "Prompt"),
+        ("prompt", gettext("Prompt")),
     ):
         if (old.get(name) or "") != (new.get(name) or ""):
-            changes.append(FieldChange(label, old.get(name) or "", new.get(name) or ""))
+            changes.append(FieldChange(str(label), old.get(name) or "", new.get(name) or ""))
     for kind in ("relevant", "irrelevant"):
         if list(old.get(kind) or []) != list(new.get(kind) or []):
             changes.append(
-                FieldChange(
-                    f"{kind.capitalize()} responses", "\n".join(old.get(kind) or []), "\n".join(new.get(kind) or [])
-                )
+                FieldChange(str(RESPONSES_LABELS[kind]), "\n".join(old.get(kind) or []), "\n".join(new.get(kind) or []))
             )
     if best_text(old) != best_text(new):
-        changes.append(FieldChange("Best response", best_text(old), best_text(new)))
+        changes.append(FieldChange(gettext("Best response"), best_text(old), best_text(new)))
     return changes
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
@@ -36,23 +37,35 @@ from annotation.task_types.cultural_prompt.settings import SETTINGS
 
 # The focus groups' improvements (the paper's section 3.1) as QC error types, with relevance itself.
 ERROR_TYPES = [
-    ("reword_culture", "Reword for the culture", "Reword the prompt to be understandable and appropriate to natives."),
-    ("split_merge", "Split or merge", "Combine prompts, or split one into more specific situations and intentions."),
-    ("rephrase_response", "Rephrase a response", "Rephrase relevant or irrelevant responses."),
-    ("add_variant", "Add a situation variant", "Add a personal-situation variant that changes which response is best."),
+    (
+        "reword_culture",
+        _("Reword for the culture"),
+        _("Reword the prompt to be understandable and appropriate to natives."),
+    ),
+    (
+        "split_merge",
+        _("Split or merge"),
+        _("Combine prompts, or split one into more specific situations and intentions."),
+    ),
+    ("rephrase_response", _("Rephrase a response"), _("Rephrase relevant or irrelevant responses.")),
+    (
+        "add_variant",
+        _("Add a situation variant"),
+        _("Add a personal-situation variant that changes which response is best."),
+    ),
     (
         "relevance",
-        "Wrong relevance",
-        "A response marked relevant is not helpful and harmless in the culture, or the reverse.",
+        _("Wrong relevance"),
+        _("A response marked relevant is not helpful and harmless in the culture, or the reverse."),
     ),
-    ("language", "Language", "Spelling, grammar or an unnatural construction."),
+    ("language", _("Language"), _("Spelling, grammar or an unnatural construction.")),
 ]
 
 
 @register
 class CulturalPromptTaskType(TaskType):
     name = "cultural_prompt"
-    label = "Cultural prompts (KALAHI: situated prompt, relevant/irrelevant responses, MC1 validation)"
+    label = _("Cultural prompts (KALAHI: situated prompt, relevant/irrelevant responses, MC1 validation)")
     author_template = "annotation/task_types/cultural_prompt/author_form.html"
     display_template = "annotation/task_types/cultural_prompt/item_display.html"
     answer_template = "annotation/task_types/cultural_prompt/validation_form.html"

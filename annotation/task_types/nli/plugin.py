@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
@@ -37,21 +38,21 @@ from annotation.task_types.nli.settings import SETTINGS, fill_validation_default
 # QC error types for hypotheses: the validation instruction's errors (Appendix E) and the writing
 # instruction's criteria (Appendix D).
 NLI_ERROR_TYPES = [
-    ("ungrammatical", "Ungrammatical", "Not grammatical Indonesian (Appendix D, E)."),
-    ("incomplete", "Incomplete", "An unfinished or truncated sentence."),
-    ("punctuation", "Wrong punctuation", "Punctuation, spelling or capitalisation errors."),
-    ("not_one_sentence", "More than one sentence", "A hypothesis must be a single sentence."),
-    ("no_keyword", "No keyword of the premise", "It shares no keyword with the premise."),
-    ("copies_premise", "Copies the premise", "Identical to a sentence of the premise."),
-    ("wrong_label", "Wrong label", "The label does not follow from the premise."),
-    ("wrong_tags", "Wrong phenomenon tags", "The inference phenomena tagged are not the ones at work."),
+    ("ungrammatical", _("Ungrammatical"), _("Not grammatical Indonesian (Appendix D, E).")),
+    ("incomplete", _("Incomplete"), _("An unfinished or truncated sentence.")),
+    ("punctuation", _("Wrong punctuation"), _("Punctuation, spelling or capitalisation errors.")),
+    ("not_one_sentence", _("More than one sentence"), _("A hypothesis must be a single sentence.")),
+    ("no_keyword", _("No keyword of the premise"), _("It shares no keyword with the premise.")),
+    ("copies_premise", _("Copies the premise"), _("Identical to a sentence of the premise.")),
+    ("wrong_label", _("Wrong label"), _("The label does not follow from the premise.")),
+    ("wrong_tags", _("Wrong phenomenon tags"), _("The inference phenomena tagged are not the ones at work.")),
 ]
 
 
 @register
 class NliTaskType(TaskType):
     name = "nli"
-    label = "NLI (premise + 6 hypotheses, validation rounds)"
+    label = _("NLI (premise + 6 hypotheses, validation rounds)")
     author_template = "annotation/task_types/nli/author_form.html"
     display_template = "annotation/task_types/nli/item_display.html"
     answer_template = "annotation/task_types/nli/validation_form.html"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
@@ -27,17 +28,17 @@ from annotation.task_types.preference.forms import PromptAuthorForm, RatingForm
 from annotation.task_types.preference.settings import SETTINGS
 
 PREFERENCE_ERROR_TYPES = [
-    ("unclear_prompt", "Unclear prompt", "The request can't be understood or answered as written."),
-    ("wrong_category", "Wrong category", "The prompt does not belong to its category."),
-    ("missing_input", "Missing input", "The prompt refers to a text (article, code) that is not given."),
-    ("not_native", "Not natural Indonesian", "Translated or unnatural wording; prompts are written natively."),
+    ("unclear_prompt", _("Unclear prompt"), _("The request can't be understood or answered as written.")),
+    ("wrong_category", _("Wrong category"), _("The prompt does not belong to its category.")),
+    ("missing_input", _("Missing input"), _("The prompt refers to a text (article, code) that is not given.")),
+    ("not_native", _("Not natural Indonesian"), _("Translated or unnatural wording; prompts are written natively.")),
 ]
 
 
 @register
 class PreferenceTaskType(TaskType):
     name = "preference"
-    label = "Preference (prompts, model responses, rubric ratings by two groups)"
+    label = _("Preference (prompts, model responses, rubric ratings by two groups)")
     author_template = "annotation/task_types/preference/author_form.html"
     display_template = "annotation/task_types/preference/item_display.html"
     answer_template = "annotation/task_types/preference/rating_form.html"

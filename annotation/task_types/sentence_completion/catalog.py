@@ -25,7 +25,8 @@ def is_slot(data: dict[str, Any]) -> bool:
 
 
 def slot_name(topic: str, n: int) -> str:
-    return f"{topic} slot {n}"
+    # Written once, when the project's units are made, in the language of the person who made it.
+    return gettext("%(topic)s slot %(n)s") % {"topic": topic, "n": n}
 
 
 def unit_clean(data: dict[str, Any]) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def default_units(slots_per_topic: int) -> list[tuple[str, str, dict[str, Any]]]
             gettext("Slots per topic must be a whole number."), field_errors={"slots": [gettext("Not a number.")]}
         )
     if not 0 <= slots_per_topic <= MAX_SLOTS:
-        message = f"Slots per topic must be between 0 and {MAX_SLOTS}."
+        message = gettext("Slots per topic must be between 0 and %(max)s.") % {"max": MAX_SLOTS}
         raise InvalidInput(message, field_errors={"slots": [message]})
     units = []
     for topic in TOPICS:

@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
@@ -29,13 +30,13 @@ from annotation.task_types.sentence_completion.settings import SETTINGS
 
 # Stage 1 (national review) checks language and guideline compliance (Sadallah et al. 2025, Section 3).
 COMPLETION_ERROR_TYPES = [
-    ("language", "Language error", "Spelling, grammar or not Modern Standard Arabic."),
-    ("not_plausible", "A completion is not plausible", "All three must be grammatical and logical."),
-    ("several_right", "More than one culturally right", "Only one completion may be culturally right."),
-    ("none_right", "No completion is culturally right", "The marked one is not right in this country."),
-    ("not_cultural", "Not cultural commonsense", "Needs no cultural knowledge, or is a fact, not commonsense."),
-    ("wrong_topic", "Wrong topic or subtopic", "The item does not fit its topic."),
-    ("wrong_relevance", "Relevance flags wrong", "Country-specific versus shared is marked wrongly."),
+    ("language", _("Language error"), _("Spelling, grammar or not Modern Standard Arabic.")),
+    ("not_plausible", _("A completion is not plausible"), _("All three must be grammatical and logical.")),
+    ("several_right", _("More than one culturally right"), _("Only one completion may be culturally right.")),
+    ("none_right", _("No completion is culturally right"), _("The marked one is not right in this country.")),
+    ("not_cultural", _("Not cultural commonsense"), _("Needs no cultural knowledge, or is a fact, not commonsense.")),
+    ("wrong_topic", _("Wrong topic or subtopic"), _("The item does not fit its topic.")),
+    ("wrong_relevance", _("Relevance flags wrong"), _("Country-specific versus shared is marked wrongly.")),
 ]
 
 _YES_NO = {True: "yes", False: "no"}
@@ -45,7 +46,7 @@ _YES_NO = {True: "yes", False: "no"}
 class CompletionTaskType(TaskType):
     name = "sentence_completion"
     report_section = "completion"  # the `report --json` object's key (the name)
-    label = "Sentence completion (premise + 3 completions, country QC)"
+    label = _("Sentence completion (premise + 3 completions, country QC)")
     author_template = "annotation/task_types/sentence_completion/author_form.html"
     display_template = "annotation/task_types/sentence_completion/item_display.html"
     answer_template = "annotation/task_types/sentence_completion/answer_form.html"

@@ -142,7 +142,9 @@ def test_arabic_project_renders_right_to_left_and_text_round_trips(client):
     assert submitted.status_code == 302
     assert item.current_version.payload == payload
     assert '<html lang="en" dir="ltr">' in review
-    assert '<section class="card" id="current" lang="ar" dir="rtl">' in review
+    # The frame of the item follows the interface (English, ltr); the item's text carries its language.
+    assert '<section class="card" id="current">' in review
+    assert '<div class="item-text" id="item-text" lang="ar" dir="rtl">' in review
     assert f'<p class="question" dir="auto">{ARABIC}</p>' in review
     assert '<h2 class="concept" dir="auto">يزور</h2>' in review
     assert '<span class="choice-text" dir="auto">الصباح</span>' in review

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from annotation.errors import InvalidInput
 from annotation.models import Category, Concept, Item, Project
@@ -41,7 +42,7 @@ DEFAULT_TEMPERATURE = 0.7
 # Reasons beyond the pipeline's: a reply with nothing readable, a batch concept that got no item.
 UNREADABLE = "unreadable"
 NO_ITEM = "no_item"
-UNREADABLE_PROBLEMS = ("The reply is empty.", "No JSON was found in the reply.")
+UNREADABLE_PROBLEMS = (gettext_noop("The reply is empty."), gettext_noop("No JSON was found in the reply."))
 
 
 def project_template(project: Project, name: str = TEMPLATE, default: str = prompts.DEFAULT_TEMPLATE) -> str:
