@@ -163,12 +163,12 @@ class UnitSlot:
 
 
 def _unit_items(assignment: Assignment) -> list[Item]:
-    return list(
-        Item.objects.filter(assignment=assignment)
-        .select_related("current_version")
-        .prefetch_related("reviews__error_types", "reviews__reviewer")
-        .order_by("slot")
-    )
+    return list(Item.objects.filter(assignment=assignment).select_related("current_version").order_by("slot"))
+
+
+def _last_review(item: Item):
+    reviews = list(item.reviews.select_related("reviewer").prefetch_related("error_types"))
+    return reviews[-1] if reviews else None
 
 
 def _unit_slots(task_type, items: list[Item]) -> list[UnitSlot | None]:
@@ -182,14 +182,14 @@ def _unit_slots(task_type, items: list[Item]) -> list[UnitSlot | None]:
         if item is None:
             slots.append(None)
             continue
-        reviews = list(item.reviews.all())
         slots.append(
             UnitSlot(
                 number=slot + 1,
                 item=item,
                 editable=item.status in EDITABLE,
                 payload=item.current_version.payload if item.current_version else {},
-                review=reviews[-1] if reviews and item.status in SHOW_REVIEW else None,
+                # only the sent-back items' reviews are read: usually one of the unit's six
+                review=_last_review(item) if item.status in SHOW_REVIEW else None,
             )
         )
     return slots
@@ -241,11 +241,11 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     notice_is_error = outcome.status >= 400
     if notice_is_error and not request.htmx:
         messages.error(request, outcome.notice)
-    reviews = list(item.reviews.all()) if item else []
+    reviews = list(item.reviews.select_related("reviewer").prefetch_related("error_types")) if item else []
     # Several items per unit: the one sent back, if any, is the review to show.
     sent_back = [i for i in items if i.status in SHOW_REVIEW]
     if len(items) > 1 and sent_back:
-        reviews = list(sent_back[0].reviews.all())
+        reviews = list(sent_back[0].reviews.select_related("reviewer").prefetch_related("error_types"))
         item = sent_back[0]
     context = project_context(
         membership,
