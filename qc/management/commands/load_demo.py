@@ -177,7 +177,10 @@ class Command(BaseCommand):
             created = True
         if demo.judged and not Assignment.objects.filter(project=project, kind=judging_rule_for(project).kind).exists():
             judging_plan(project=project)
-            first = Assignment.objects.filter(project=project, kind=judging_rule_for(project).kind).order_by("id")
+            # Item by item (not as planned): the first items are judged in full, whatever the planner's order.
+            first = Assignment.objects.filter(project=project, kind=judging_rule_for(project).kind).order_by(
+                "target_item_id", "id"
+            )
             for assignment in first.select_related("user", "target_item__current_version")[: demo.judged]:
                 judgment_record(
                     assignment_id=assignment.pk,
