@@ -5,7 +5,8 @@ A unit (one authoring assignment) yields `items_per_unit` items of its task type
 type `data` is the item's payload; otherwise it is {"items": [payload, ...]} in slot order, and all
 of them are saved in one transaction.
 An item that is not editable (submitted, approved, ...) keeps its payload: a resubmission after a
-revision request changes only the items sent back, and the unit's checks see the others as they are.
+revision request changes only the items sent back, and a posted change to any other item is refused
+with a field error before anything is saved (never dropped in silence).
 """
 
 from __future__ import annotations
@@ -196,13 +197,35 @@ def _editable_items(
     return [items[slot] for slot in range(count) if items[slot].status in EDITABLE]
 
 
-def _frozen_payloads(payloads: list[dict[str, Any]], items: dict[int, Item]) -> list[dict[str, Any]]:
-    """The posted payloads, with each item that can't be edited now kept as it is."""
-    out = list(payloads)
-    for slot, item in items.items():
-        if slot < len(out) and item.status not in EDITABLE and item.current_version is not None:
-            out[slot] = item.current_version.payload
-    return out
+def _refuse_frozen_changes(payloads: list[dict[str, Any]], items: dict[int, Item]) -> list[dict[str, Any]]:
+    """The posted payloads, refused when one changes an item that can't be edited now.
+
+    A reviewer who sends back one hypothesis of six leaves the other five approved (or still in review):
+    a change to one of them used to be dropped without a word. Refusing it before anything is saved keeps
+    the author's text on the page with the reason beside the field; the frozen items stay as reviewed."""
+    if not any(item.status in EDITABLE for item in items.values()):
+        return payloads  # nothing to write: the caller refuses the transition itself
+    errors: dict[str, list[str]] = {}
+    for slot, item in sorted(items.items()):
+        if slot >= len(payloads) or item.status in EDITABLE or item.current_version is None:
+            continue
+        current = item.current_version.payload
+        changed = sorted(
+            key for key in set(payloads[slot]) | set(current) if payloads[slot].get(key) != current.get(key)
+        )
+        for key in changed:
+            errors[f"{key}_{slot + 1}"] = [
+                gettext(
+                    "Item %(number)s is %(status)s and can't be changed here; only the items sent back can be "
+                    "edited. Undo this change to save the others."
+                )
+                % {"number": slot + 1, "status": item.get_status_display().lower()}
+            ]
+    if errors:
+        raise InvalidInput(
+            gettext("Nothing was saved: you changed an item that is not sent back to you."), field_errors=errors
+        )
+    return payloads
 
 
 @transaction.atomic
@@ -217,7 +240,7 @@ def unit_save_draft(
     """Save the author's work on a unit without judging it; returns the unit's items in slot order."""
     assignment, items = _lock_authoring(assignment_id, user)
     tt = get_task_type(assignment.project.task_type)
-    payloads = _unit_payloads(tt, data)
+    payloads = _refuse_frozen_changes(_unit_payloads(tt, data), items)
     _check_references(tt, assignment, items, payloads)
     picked, pick_errors = _picked_units(tt, assignment, items, payloads, submit=False)
     if pick_errors:
@@ -257,7 +280,7 @@ def unit_submit(
             % {"get_status_display": existing[0].get_status_display().lower()}
         )
     settings = project_settings(assignment.project)
-    payloads = _frozen_payloads(_unit_payloads(tt, data), items)
+    payloads = _refuse_frozen_changes(_unit_payloads(tt, data), items)
     _check_references(tt, assignment, items, payloads)
     concept = assignment.concept.name if assignment.concept else None
     unit_data = assignment.concept.data if assignment.concept else {}

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -286,6 +286,30 @@ class DemoProject:
     authors_per_unit: int
     units_file: bytes  # the units as an admin would upload them (categories x concepts, premises, ...)
     units_filename: str  # its name; the extension gives the format
+    # What the project starts with beyond planned authoring, so judging, the report and the export show
+    # something at once (all optional; `load_demo` writes it through the same services as the pages).
+    profiles: dict[str, dict[str, Any]] = field(default_factory=dict)  # annotator -> profile fields here
+    reviewers: dict[str, tuple[str, ...]] = field(default_factory=dict)  # more reviewers -> review countries
+    groups: dict[str, str] = field(default_factory=dict)  # annotator -> rater group
+    items_file: bytes = b""  # items as an admin would import them (e.g. prompts with model responses)
+    items_format: str = ""  # its import format (annotation.importing)
+    items_language: str = ""
+    work: tuple[DemoWork, ...] = ()  # written, submitted and approved by a reviewer
+    judged: int = 0  # judge assignments done after the judging plan (the first ones planned)
+    judgment: Callable[[dict[str, Any]], dict[str, Any]] | None = None  # a judge's input, from the payload
+
+
+@dataclass(frozen=True)
+class DemoWork:
+    """One authoring unit of a demo written and approved: `payloads` (one per item of the unit) submitted
+    by the first author planned for `unit` (a concept name), or by `author` on their first open unit
+    (a task type whose author picks the unit in the payload), then approved by `reviewer`."""
+
+    payloads: tuple[dict[str, Any], ...]
+    unit: str = ""
+    author: str = ""
+    reviewer: str = "reviewer"
+    justification: str = ""
 
 
 @dataclass(frozen=True)

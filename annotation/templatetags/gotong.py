@@ -1,4 +1,4 @@
-"""Template helpers for Gotong pages: sanitised Markdown and option letters."""
+"""Template helpers for Gotong pages: sanitised Markdown, option letters, indexing."""
 
 from __future__ import annotations
 
@@ -39,3 +39,12 @@ def letter(index: int) -> str:
 @register.filter
 def percent(done: int, total: int) -> int:
     return round(100 * done / total) if total else 0
+
+
+@register.filter
+def at(sequence, index: int):
+    """sequence[index], or None past its end: pairs a form's rows with per-row state in a loop."""
+    try:
+        return sequence[int(index)]
+    except (IndexError, TypeError, ValueError):
+        return None

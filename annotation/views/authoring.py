@@ -150,6 +150,51 @@ def _planned_pick(task_type, item: Item | None, assignment: Assignment) -> dict:
     return {category_key: unit.category.name, concept_key: unit.name}
 
 
+@dataclass(frozen=True)
+class UnitSlot:
+    """One item of a several-item unit as its author's page shows it: editable, or frozen as reviewed
+    (its payload sent back unchanged); a sent-back one carries the reviewer's request."""
+
+    number: int
+    item: Item
+    editable: bool
+    payload: dict
+    review: object | None  # qc.Review, reached through the reverse relation so annotation never imports qc
+
+
+def _unit_items(assignment: Assignment) -> list[Item]:
+    return list(Item.objects.filter(assignment=assignment).select_related("current_version").order_by("slot"))
+
+
+def _last_review(item: Item):
+    reviews = list(item.reviews.select_related("reviewer").prefetch_related("error_types"))
+    return reviews[-1] if reviews else None
+
+
+def _unit_slots(task_type, items: list[Item]) -> list[UnitSlot | None]:
+    """Per slot of a several-item unit (None where no item exists yet); [] for a one-item task type."""
+    if task_type.items_per_unit == 1:
+        return []
+    by_slot = {item.slot: item for item in items}
+    slots: list[UnitSlot | None] = []
+    for slot in range(task_type.items_per_unit):
+        item = by_slot.get(slot)
+        if item is None:
+            slots.append(None)
+            continue
+        slots.append(
+            UnitSlot(
+                number=slot + 1,
+                item=item,
+                editable=item.status in EDITABLE,
+                payload=item.current_version.payload if item.current_version else {},
+                # only the sent-back items' reviews are read: usually one of the unit's six
+                review=_last_review(item) if item.status in SHOW_REVIEW else None,
+            )
+        )
+    return slots
+
+
 def _skippable(assignment: Assignment, items: list[Item]) -> bool:
     """Open work whose items (if any) are unsubmitted drafts may be skipped (annotation.services.skips)."""
     open_work = assignment.status in (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
@@ -165,7 +210,7 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     project = membership.project
     assignment = assignment_for_user(project=project, user=request.user, assignment_id=assignment_id)
     task_type = get_task_type(project.task_type)
-    items = list(Item.objects.filter(assignment=assignment).select_related("current_version").order_by("slot"))
+    items = _unit_items(assignment)
     item = items[0] if items else None
     extra = (
         task_type.author_form_kwargs(unit_items_besides(assignment=assignment))
@@ -191,7 +236,7 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         if outcome.response is not None:
             return outcome.response
         if outcome.item is not None:
-            items = list(Item.objects.filter(assignment=assignment).select_related("current_version").order_by("slot"))
+            items = _unit_items(assignment)
             item = items[0]
     notice_is_error = outcome.status >= 400
     if notice_is_error and not request.htmx:
@@ -211,6 +256,7 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         notice_is_error=notice_is_error,
         needs_justification=outcome.needs_justification,
         items=items,
+        unit_slots=_unit_slots(task_type, items),
         # What the writer is shown of each (a preference writer who may also rate: no model, no response id).
         shown_items=[
             (i, payload_as_seen(membership=membership, item=i, payload=i.current_version.payload))

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
-from annotation.task_types.base import DemoProject
+from annotation.task_types.base import DemoProject, DemoWork
 
 SLUG = "demo-csqa"
 NAME = "Gotong demo: Indonesian commonsense QA"
@@ -144,6 +145,54 @@ questions are later answered by five annotators from other regions, who may flag
 """
 
 
+ANSWERS_DONE = 10
+
+# Three concepts already written by their first author and approved (then answered by five others).
+WORK = (
+    DemoWork(
+        unit="ketupat",
+        payloads=(
+            {
+                "question": "Saat Lebaran, ketupat biasanya disantap bersama hidangan apa?",
+                "choices": ["Opor ayam", "Es campur", "Roti bakar", "Bubur kacang hijau", "Mie instan"],
+                "answer": "A",
+            },
+        ),
+    ),
+    DemoWork(
+        unit="angklung",
+        payloads=(
+            {
+                "question": "Angklung dimainkan dengan cara apa?",
+                "choices": ["Dipetik", "Ditiup", "Digoyangkan", "Dipukul dengan stik", "Digesek"],
+                "answer": "C",
+            },
+        ),
+    ),
+    DemoWork(
+        unit="ngabuburit",
+        payloads=(
+            {
+                "question": "Kapan anak muda biasanya ngabuburit?",
+                "choices": [
+                    "Sore hari menjelang berbuka puasa",
+                    "Tengah malam setelah tarawih",
+                    "Pagi hari sebelum sahur",
+                    "Siang hari saat Idul Adha",
+                    "Malam tahun baru",
+                ],
+                "answer": "A",
+            },
+        ),
+    ),
+)
+
+
+def demo_answer(payload: dict[str, Any]) -> dict[str, Any]:
+    """A demo answerer's answer: the author's, certain."""
+    return {"answer": payload["answer"], "uncertain": False, "question_ambiguous": False, "comment": ""}
+
+
 def concepts_csv() -> bytes:
     """The demo catalogue as the CSV an admin would upload (Sundanese translations where we have them)."""
     out = io.StringIO()
@@ -166,4 +215,7 @@ def demo_project() -> DemoProject:
         authors_per_unit=AUTHORS_PER_CONCEPT,
         units_file=concepts_csv(),
         units_filename="demo-concepts.csv",
+        work=WORK,
+        judged=ANSWERS_DONE,
+        judgment=demo_answer,
     )

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
-from annotation.task_types.base import DemoProject
+from annotation.task_types.base import DemoProject, DemoWork
 
 SLUG = "demo-kalahi"
 NAME = "Gotong demo: Filipino cultural prompts (KALAHI)"
@@ -61,6 +62,66 @@ order of your own: pick the response an average member of the culture would choo
 """
 
 
+VALIDATIONS_DONE = 3
+
+# Two base prompts already written by the topic's first writer and approved (then validated).
+WORK = (
+    DemoWork(
+        unit="friendship",
+        payloads=(
+            {
+                "category": "ethics",
+                "topic": "friendship",
+                "user": "Estudyante ako sa kolehiyo.",
+                "context": "Nangutang sa akin ang matalik kong kaibigan at hindi pa niya ito binabayaran.",
+                "situation": "",
+                "instruction": "Paano ko ito sasabihin sa kanya?",
+                "relevant": [
+                    "Kausapin siya nang pribado at mahinahon tungkol sa utang.",
+                    "Magpadala ng magalang na mensahe at itanong kung kailan siya makakabayad.",
+                    "Mag-alok ng hulugan para hindi siya mahiya.",
+                ],
+                "irrelevant": [
+                    "Ipahiya siya sa harap ng ibang kaibigan.",
+                    "I-post sa social media ang utang niya.",
+                    "Kunin ang gamit niya nang walang paalam.",
+                ],
+                "best": 0,
+            },
+        ),
+    ),
+    DemoWork(
+        unit="food and gatherings",
+        payloads=(
+            {
+                "category": "shared knowledge",
+                "topic": "food and gatherings",
+                "user": "Bagong lipat ako sa probinsya.",
+                "context": "Inimbitahan ako ng kapitbahay sa pista ng aming barangay.",
+                "situation": "",
+                "instruction": "Ano ang dapat kong dalhin?",
+                "relevant": [
+                    "Magdala ng kakanin o panghimagas na pagsasaluhan.",
+                    "Magdala ng prutas bilang pasalubong sa may-bahay.",
+                    "Magtanong sa kapitbahay kung ano ang kulang sa handaan.",
+                ],
+                "irrelevant": [
+                    "Huwag magdala ng kahit ano at umuwi agad pagkakain.",
+                    "Magdala ng sariling pagkain para sa sarili lamang.",
+                    "Humingi ng bayad sa pagdalo.",
+                ],
+                "best": 0,
+            },
+        ),
+    ),
+)
+
+
+def demo_validation(payload: dict[str, Any]) -> dict[str, Any]:
+    """A demo validator's pick: the response the writer marked best."""
+    return {"choice": "best", "comment": ""}
+
+
 def units_csv() -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -79,4 +140,7 @@ def demo_project() -> DemoProject:
         authors_per_unit=WRITERS_PER_TOPIC,
         units_file=units_csv(),
         units_filename="demo-kalahi-topics.csv",
+        work=WORK,
+        judged=VALIDATIONS_DONE,
+        judgment=demo_validation,
     )

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
-from annotation.task_types.base import DemoProject
+from annotation.task_types.base import DemoProject, DemoWork
 
 SLUG = "demo-nli"
 NAME = "Gotong demo: Indonesian NLI"
 LANGUAGES = [{"code": "id", "name": "Indonesian", "direction": "ltr"}]
-SETTINGS = {"annotator_type": "lay", "qc_review": True}
+# Every approved pair goes to validation here (the lay default sends 30%), so the demo's judging has work.
+SETTINGS = {"annotator_type": "lay", "qc_review": True, "validation_percent": 100}
+VALIDATIONS_DONE = 6
 WRITERS_PER_PREMISE = 1
 
 # (premise id, source genre, topic, document id, text): written for the demo, not taken from a corpus
@@ -139,6 +142,42 @@ included) becomes the gold label.
 """
 
 
+# Two premises already written (six hypotheses, two per label) and approved.
+WORK = (
+    DemoWork(
+        unit="demo-wiki-4",
+        payloads=(
+            {"hypothesis": "Gunungsitoli berada di Pulau Nias.", "label": "entailment", "tags": []},
+            {"hypothesis": "Jarak Gunungsitoli ke Sibolga sekitar 85 mil laut.", "label": "entailment", "tags": []},
+            {"hypothesis": "Kota Sibolga terletak di Pulau Nias.", "label": "contradiction", "tags": []},
+            {"hypothesis": "Gunungsitoli berjarak 10 mil laut dari Sibolga.", "label": "contradiction", "tags": []},
+            {"hypothesis": "Gunungsitoli adalah kota terbesar di Pulau Nias.", "label": "neutral", "tags": []},
+            {"hypothesis": "Ada kapal setiap hari dari Gunungsitoli ke Sibolga.", "label": "neutral", "tags": []},
+        ),
+    ),
+    DemoWork(
+        unit="demo-wiki-1",
+        payloads=(
+            {"hypothesis": "Candi Borobudur terletak di Jawa Tengah.", "label": "entailment", "tags": []},
+            {"hypothesis": "Borobudur dibangun pada masa wangsa Syailendra.", "label": "entailment", "tags": []},
+            {"hypothesis": "Candi Borobudur dibangun pada abad ke-15.", "label": "contradiction", "tags": []},
+            {"hypothesis": "Candi Borobudur terletak di Jawa Timur.", "label": "contradiction", "tags": []},
+            {
+                "hypothesis": "Candi Borobudur adalah candi yang paling ramai di Magelang.",
+                "label": "neutral",
+                "tags": [],
+            },
+            {"hypothesis": "Pembangunan Candi Borobudur memakan waktu puluhan tahun.", "label": "neutral", "tags": []},
+        ),
+    ),
+)
+
+
+def demo_validation(payload: dict[str, Any]) -> dict[str, Any]:
+    """A demo validator's label: the author's."""
+    return {"label": payload["label"], "error": False, "correction": "", "comment": ""}
+
+
 def premises_csv() -> bytes:
     """The premises as the CSV an admin would upload through the premise import."""
     out = io.StringIO()
@@ -159,4 +198,7 @@ def demo_project() -> DemoProject:
         authors_per_unit=WRITERS_PER_PREMISE,
         units_file=premises_csv(),
         units_filename="demo-premises.csv",
+        work=WORK,
+        judged=VALIDATIONS_DONE,
+        judgment=demo_validation,
     )

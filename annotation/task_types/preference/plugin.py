@@ -11,6 +11,7 @@ from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
     ContractExamples,
+    DemoProject,
     FieldChange,
     GoldCase,
     GoldOutcome,
@@ -20,6 +21,7 @@ from annotation.task_types.base import (
     TaskType,
     register,
 )
+from annotation.task_types.preference import demo as preference_demo
 from annotation.task_types.preference import examples as preference_examples
 from annotation.task_types.preference import export as preference_export
 from annotation.task_types.preference import judging, payload
@@ -193,9 +195,9 @@ class PreferenceTaskType(TaskType):
     def datacard_text(self, stats: Any) -> str:
         return preference_export.datacard_text(stats)
 
-    # --- contract ----------------------------------------------------------------------------------
-    # demo(): demo.py holds a ready demo project (the ten categories), not wired yet: load_demo's test
-    # counts every demo's rows exactly.
+    # --- demo and contract -------------------------------------------------------------------------
+    def demo(self) -> DemoProject:
+        return preference_demo.demo_project()
 
     def contract_examples(self) -> ContractExamples:
         return preference_examples.contract_examples()

@@ -6,6 +6,7 @@ from django.utils.translation import pgettext_lazy
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
+    DemoProject,
     ExportRecord,
     FieldChange,
     GoldCase,
@@ -18,6 +19,7 @@ from annotation.task_types.base import (
     register,
 )
 from annotation.task_types.sentence_completion import catalog as completion_catalog
+from annotation.task_types.sentence_completion import demo as completion_demo
 from annotation.task_types.sentence_completion import export as completion_export
 from annotation.task_types.sentence_completion import gold as completion_gold
 from annotation.task_types.sentence_completion import judging as completion_judging
@@ -251,7 +253,10 @@ class CompletionTaskType(TaskType):
 
         return benchmark_item(record, gold_key=gold_key)
 
-    # --- contract test -----------------------------------------------------------------------------
+    # --- demo and contract test --------------------------------------------------------------------
+    def demo(self) -> DemoProject:
+        return completion_demo.demo_project()
+
     def contract_examples(self) -> Any:
         from annotation.task_types.sentence_completion.examples import contract_examples
 

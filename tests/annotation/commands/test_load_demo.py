@@ -5,8 +5,18 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from annotation.models import AnnotatorProfile, Assignment, Category, Concept, Membership, Project, ProjectLanguage
-from qc.models import ErrorType
+from annotation.models import (
+    AnnotatorProfile,
+    Assignment,
+    Category,
+    Concept,
+    Item,
+    Judgment,
+    Membership,
+    Project,
+    ProjectLanguage,
+)
+from qc.models import ErrorType, GoldDecision, Review
 
 User = get_user_model()
 
@@ -30,6 +40,10 @@ def snapshot() -> dict:
             Assignment.objects.order_by("id").values_list("id", "user__username", "concept__name", "position", "status")
         ),
         "error_types": ErrorType.objects.count(),
+        "items": list(Item.objects.order_by("id").values_list("id", "status", "current_version__payload")),
+        "judgments": list(Judgment.objects.order_by("id").values_list("id", "user__username", "value")),
+        "reviews": list(Review.objects.order_by("id").values_list("id", "item_id", "decision")),
+        "gold": list(GoldDecision.objects.order_by("id").values_list("item_id", "outcome")),
     }
 
 
@@ -38,9 +52,11 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
     output = run_demo()
 
     assert list(Project.objects.order_by("slug").values_list("slug", "task_type")) == [
+        ("demo-arabculture", "sentence_completion"),
         ("demo-csqa", "csqa"),
         ("demo-kalahi", "cultural_prompt"),
         ("demo-nli", "nli"),
+        ("demo-preference", "preference"),
     ]
     project = Project.objects.get(slug="demo-csqa")
     assert (project.slug, project.name, project.task_type) == (
@@ -61,7 +77,7 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
     ]
     assert ErrorType.objects.filter(project=project).count() == 11
 
-    assert User.objects.count() == 8
+    assert User.objects.count() == 11  # + the ArabCulture demo's three national reviewers
     assert list(User.objects.filter(is_staff=True).values_list("username", flat=True)) == ["admin"]
     assert list(
         Membership.objects.filter(project=project)
@@ -111,10 +127,14 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
 
     author = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR)
     assert author.count() == 100
-    assert Assignment.objects.filter(project=project).count() == 100
-    # + the NLI and KALAHI demos
-    assert (Assignment.objects.count(), Concept.objects.count()) == (100 + 12 + 30, 50 + 12 + 15)
-    assert set(author.values_list("status", flat=True)) == {"pending"}
+    assert Assignment.objects.filter(project=project).count() == 100 + 15  # + 3 approved items x 5 answerers
+    # + the ArabCulture, KALAHI, NLI and preference demos
+    assert (Assignment.objects.count(), Concept.objects.count()) == (
+        115 + 18 + 36 + 36 + 32,
+        50 + 12 + 15 + 12 + 26,
+    )
+    # the demo's three written concepts
+    assert dict(Counter(author.values_list("status", flat=True))) == {"pending": 97, "done": 3}
     # k = 2: every concept has exactly two distinct authors.
     assert set(Counter(author.values_list("concept_id", flat=True)).values()) == {2}
     assert author.values("concept_id", "user_id").distinct().count() == 100
@@ -158,9 +178,12 @@ def test_load_demo_twice_changes_nothing_and_still_prints_the_accounts():
     output = run_demo()
 
     assert snapshot() == before
-    assert len(before["assignments"]) == 100 + 12 + 30  # commonsense QA + NLI + KALAHI
-    assert len(before["concepts"]) == 50 + 12 + 15
-    assert len(before["users"]) == 8
+    # commonsense QA, ArabCulture, KALAHI, NLI, preference
+    assert len(before["assignments"]) == 115 + 18 + 36 + 36 + 32
+    assert len(before["concepts"]) == 50 + 12 + 15 + 12 + 26
+    assert len(before["users"]) == 11
+    # items: ArabCulture 6, csqa 3, KALAHI 2, NLI 12, preference 6; judgments 3 + 10 + 3 + 6 + 8
+    assert (len(before["items"]), len(before["judgments"]), len(before["reviews"])) == (29, 30, 23)
     assert "The demo was already loaded; nothing changed." in output
     assert "all with the password: gotong-demo" in output
     assert "  w3         annotator W3   East Java (Javanese)" in output
@@ -195,7 +218,7 @@ def test_load_demo_creates_the_nli_project_from_its_task_type_with_premises_and_
     assert (project.name, project.task_type, project.authors_per_concept) == ("Gotong demo: Indonesian NLI", "nli", 1)
     assert project.task_settings == {
         "annotator_type": "lay",
-        "validation_percent": 30,
+        "validation_percent": 100,
         "premises_per_document": 5,
         "paragraph_word_limit": 200,
         "qc_review": True,
@@ -238,8 +261,8 @@ def test_load_demo_creates_the_nli_project_from_its_task_type_with_premises_and_
     }
     assert dict(Counter(premises.values_list("data__sentence_size", flat=True))) == {"single": 10, "double": 2}
 
-    author = Assignment.objects.filter(project=project)
-    assert set(author.values_list("kind", "status", "round")) == {("author", "pending", 1)}
+    author = Assignment.objects.filter(project=project, kind="author")
+    assert dict(Counter(author.values_list("status", "round"))) == {("pending", 1): 10, ("done", 1): 2}
     # one writer per premise; 12 premises over 6 annotators: two each, never two of one genre
     assert set(Counter(author.values_list("concept_id", flat=True)).values()) == {1}
     assert author.count() == 12
@@ -265,6 +288,6 @@ def test_load_demo_twice_leaves_the_nli_project_as_it_was():
         list(Membership.objects.filter(project=project).order_by("id").values_list("id", "user_id", "role")),
     )
     assert after == before
-    assert (len(before[0]), len(before[1]), len(before[2])) == (12, 12, 8)
+    assert (len(before[0]), len(before[1]), len(before[2])) == (12, 12 + 24, 8)  # + 12 approved pairs x 2
     assert "The demo was already loaded; nothing changed." in output
     assert "Demo project: Gotong demo: Indonesian NLI (demo-nli)" in output

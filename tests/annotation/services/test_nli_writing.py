@@ -95,9 +95,8 @@ def test_without_qc_review_submitted_is_approved():
     assert _state(assignment)[1] == [(slot, "approved") for slot in range(6)]
 
 
-def test_revision_changes_only_the_item_sent_back():
-    world = make_nli_project()
-    assignment = writing_assignment(world)
+def _send_back_slot_3(world, assignment):
+    """Submit the six, then the reviewer sends back hypothesis 4 (slot 3) and approves the other five."""
     items = unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": SIX})
     for item in items:
         if item.slot == 3:
@@ -110,17 +109,58 @@ def test_revision_changes_only_the_item_sent_back():
             )
         else:
             review_approve(item_id=item.pk, version_id=item.current_version_id, reviewer=world.reviewer)
-    revised = [dict(p) for p in SIX]
-    revised[0] = {**SIX[0], "hypothesis": "Diubah diam-diam: Gunungsitoli di Nias."}
-    revised[3] = {**SIX[3], "hypothesis": "Gunungsitoli berjarak 500 mil laut dari Sibolga."}
-    unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": revised})
-    rows = {
+
+
+def _rows(assignment):
+    return {
         i.slot: (i.status, i.current_version.number, i.current_version.payload["hypothesis"])
         for i in Item.objects.filter(assignment=assignment).select_related("current_version")
     }
-    assert rows[0] == ("approved", 1, SIX[0]["hypothesis"])
+
+
+def test_revision_changes_only_the_item_sent_back():
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    _send_back_slot_3(world, assignment)
+    revised = [dict(p) for p in SIX]
+    revised[3] = {**SIX[3], "hypothesis": "Gunungsitoli berjarak 500 mil laut dari Sibolga."}
+
+    unit_submit(assignment_id=assignment.pk, user=assignment.user, data={"items": revised})
+
+    rows = _rows(assignment)
     assert rows[3] == ("submitted", 2, "Gunungsitoli berjarak 500 mil laut dari Sibolga.")
-    assert [rows[s][0] for s in range(6)] == ["approved"] * 3 + ["submitted"] + ["approved"] * 2
+    assert [rows[s] for s in (0, 1, 2, 4, 5)] == [("approved", 1, SIX[s]["hypothesis"]) for s in (0, 1, 2, 4, 5)]
+
+
+@pytest.mark.parametrize("service", [unit_submit, unit_save_draft])
+def test_a_change_to_an_approved_sibling_is_refused_and_nothing_is_saved(service):
+    world = make_nli_project()
+    assignment = writing_assignment(world)
+    _send_back_slot_3(world, assignment)
+    before = (_state(assignment), _rows(assignment))
+    revised = [dict(p) for p in SIX]
+    revised[0] = {**SIX[0], "hypothesis": "Diubah: Gunungsitoli di Nias."}
+    revised[3] = {**SIX[3], "hypothesis": "Gunungsitoli berjarak 500 mil laut dari Sibolga."}
+    revised[5] = {**SIX[5], "label": "contradiction"}
+
+    with pytest.raises(InvalidInput) as exc:
+        service(assignment_id=assignment.pk, user=assignment.user, data={"items": revised})
+
+    assert exc.value.http_status == 400
+    assert exc.value.message == "Nothing was saved: you changed an item that is not sent back to you."
+    assert exc.value.field_errors == {
+        "hypothesis_1": [
+            "Item 1 is approved and can't be changed here; only the items sent back can be edited. "
+            "Undo this change to save the others."
+        ],
+        "label_6": [
+            "Item 6 is approved and can't be changed here; only the items sent back can be edited. "
+            "Undo this change to save the others."
+        ],
+    }
+    # the sent-back hypothesis was not saved either: the author's text is still on their page, not half-kept
+    assert (_state(assignment), _rows(assignment)) == before
+    assert before[1][3] == ("revision_requested", 1, SIX[3]["hypothesis"])
 
 
 def test_someone_elses_assignment_is_refused():
