@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from annotation import limits
 from annotation.importing.records import BinaryStream, ImportFileError
 
-# Deeper than any row of the five task types' files (an id-csqa row nests three levels).
+# Deeper than any row of the formats' files (the deepest nests three levels).
 MAX_DEPTH = 16
 
 

@@ -80,8 +80,8 @@ def items_visible_to(*, membership: Membership) -> QuerySet[Item]:
 def payload_as_seen(*, membership: Membership, item: Item, payload: dict[str, Any] | None) -> dict[str, Any] | None:
     """An item's payload as this member is shown it on the item page, its history and the item API.
     Reviewers and admins see all of it (judging quality needs the models); annotators - the writer, who
-    may also judge - what the task type's payload_for_annotator keeps (preference: no model, no response
-    id, the responses in their own rating order)."""
+    may also judge - what the task type's payload_for_annotator keeps (e.g. no model names, no response
+    ids, the responses in their own rating order)."""
     if payload is None or membership.role in (ADMIN, REVIEWER):
         return payload
     return get_task_type(item.task_type).payload_for_annotator(

@@ -257,7 +257,7 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         needs_justification=outcome.needs_justification,
         items=items,
         unit_slots=_unit_slots(task_type, items),
-        # What the writer is shown of each (a preference writer who may also rate: no model, no response id).
+        # What the writer is shown of each (TaskType.payload_for_annotator: a writer who may also judge).
         shown_items=[
             (i, payload_as_seen(membership=membership, item=i, payload=i.current_version.payload))
             for i in items
