@@ -101,7 +101,8 @@ def _judging(rule: JudgingRule, role: str, counts: StageCounts, has_form: bool) 
             verb=rule.verb,
         )
         return Stage("judging", activity, text, (StageAction("judge_queue", gettext("Open the queue")),))
-    rounds = (StageAction("judging_rounds", gettext("Rounds")),) if len(rule.per_round) > 1 else ()
+    # Every judgment by round (one round for most protocols), with the judges' proposed corrections.
+    rounds = (StageAction("judging_rounds", gettext("Judgments by round")),)
     if role == ADMIN:
         text = _s(
             counts.to_plan,
