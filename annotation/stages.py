@@ -47,7 +47,9 @@ def _authoring(task_type: TaskType, role: str, counts: StageCounts, screening: b
     unit, units = task_type.unit_word, task_type.unit_words
     if role == ANNOTATOR:
         sent_back = counts.statuses.get("revision_requested", 0)
-        text = _s(counts.units_open, "%(n)s %(unit)s waits for you", "%(n)s %(units)s wait for you", unit=unit, units=units)
+        text = _s(
+            counts.units_open, "%(n)s %(unit)s waits for you", "%(n)s %(units)s wait for you", unit=unit, units=units
+        )
         if sent_back:
             text += "; " + _s(sent_back, "%(n)s item was sent back to you", "%(n)s items were sent back to you")
         actions = [StageAction("author_queue", gettext("Open my queue")), StageAction("item_list", gettext("My items"))]
@@ -72,9 +74,16 @@ def _authoring(task_type: TaskType, role: str, counts: StageCounts, screening: b
                 StageAction("project_skips", gettext("Skipped work")),
             ),
         )
-    text = _s(counts.statuses.get("revision_requested", 0), "%(n)s item waits for revision by its author", "%(n)s items wait for revision by their authors")
+    text = _s(
+        counts.statuses.get("revision_requested", 0),
+        "%(n)s item waits for revision by its author",
+        "%(n)s items wait for revision by their authors",
+    )
     return Stage(
-        "authoring", gettext("Authoring"), text, (StageAction("item_list", gettext("Items"), "?status=revision_requested"),)
+        "authoring",
+        gettext("Authoring"),
+        text,
+        (StageAction("item_list", gettext("Items"), "?status=revision_requested"),),
     )
 
 
@@ -113,7 +122,12 @@ def _judging(rule: JudgingRule, role: str, counts: StageCounts, has_form: bool) 
         plan = StageAction("crossanswer_plan", gettext("Plan %(activity)s") % {"activity": activity.lower()})
         return Stage("judging", activity, text, (plan, *rounds))
     n = counts.statuses.get("judged", 0)
-    text = _s(n, "%(n)s item %(verb_past)s, waiting for its gold decision", "%(n)s items %(verb_past)s, waiting for their gold decision", verb_past=rule.verb_past)
+    text = _s(
+        n,
+        "%(n)s item %(verb_past)s, waiting for its gold decision",
+        "%(n)s items %(verb_past)s, waiting for their gold decision",
+        verb_past=rule.verb_past,
+    )
     return Stage("judging", activity, text, rounds)
 
 

@@ -3,7 +3,6 @@ from typing import Any
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
-    ProjectPage,
     BenchmarkItem,
     BenchmarkSpec,
     DemoProject,
@@ -14,6 +13,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     register,
 )

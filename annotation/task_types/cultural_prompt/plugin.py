@@ -10,7 +10,6 @@ from django.conf import settings as django_settings
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
-    ProjectPage,
     BenchmarkItem,
     BenchmarkSpec,
     ContractExamples,
@@ -22,6 +21,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     UnitItem,
     register,

@@ -9,7 +9,6 @@ from django.conf import settings as django_settings
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
-    ProjectPage,
     ContractExamples,
     FieldChange,
     GoldCase,
@@ -17,6 +16,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     register,
 )

@@ -3,7 +3,6 @@ from typing import Any
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
-    ProjectPage,
     BenchmarkItem,
     BenchmarkSpec,
     ExportRecord,
@@ -14,6 +13,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     register,
 )
@@ -52,7 +52,9 @@ class CompletionTaskType(TaskType):
     answer_template = "annotation/task_types/sentence_completion/answer_form.html"
     unit_word = pgettext_lazy("unit", "writing slot")
     unit_words = pgettext_lazy("unit", "writing slots")
-    project_pages = (ProjectPage("arabculture_leaderboard", pgettext_lazy("page", "ArabCulture leaderboard"), ("admin", "reviewer")),)
+    project_pages = (
+        ProjectPage("arabculture_leaderboard", pgettext_lazy("page", "ArabCulture leaderboard"), ("admin", "reviewer")),
+    )
     project_panels_template = "annotation/task_types/sentence_completion/project_panels.html"
     default_error_types = COMPLETION_ERROR_TYPES
     settings_spec = SETTINGS

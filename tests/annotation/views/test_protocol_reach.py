@@ -50,7 +50,8 @@ def project_page_routes() -> dict[str, str]:
             if isinstance(p, URLResolver):
                 walk(p.url_patterns, route)
             elif isinstance(p, URLPattern) and p.name and route.startswith(PROJECT_PREFIX):
-                if "<" not in route[len(PROJECT_PREFIX) :]:
+                takes_only_the_slug = "<" not in route[len(PROJECT_PREFIX) :]
+                if takes_only_the_slug:
                     found[p.name] = route
 
     walk(get_resolver().url_patterns, "")
