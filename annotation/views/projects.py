@@ -70,12 +70,17 @@ def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     context["status_counts"] = [(value, label, status_counts.get(value, 0)) for value, label in Item.Status.choices]
     context["waiting_revision"] = status_counts.get(Item.Status.REVISION_REQUESTED, 0)  # issue 13
+    settings = task_settings_of(project)
+    rule = context["task_type"].judging_rule(settings)
     counts = stage_counts(
-        membership=membership, statuses=status_counts, judging_open=context.get("judge_nav", {}).get("open", 0)
+        membership=membership,
+        statuses=status_counts,
+        judging_open=context.get("judge_nav", {}).get("open", 0),
+        judging_kind=rule.kind if rule is not None else "",
     )
     context["stages"] = project_stages(
         task_type=context["task_type"],
-        settings=task_settings_of(project),
+        settings=settings,
         role=membership.role,
         counts=counts,
         screening=project.screening_required,
