@@ -12,12 +12,14 @@ from django.urls import reverse
 from annotation.models import Assignment, Item
 from annotation.selectors import author_progress
 from annotation.services.assignments import assignment_plan_authoring
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import assignment_plan_cross_answers, judging_plan
 from annotation.services.projects import membership_add
 from qc.services import review_request_revision
+from tests.annotation.task_types.cultural_prompt.world import make_kalahi_project
 from tests.annotation.views.helpers import submitted_item
 from tests.conftest import VALID_PAYLOAD
 from tests.crossanswer_world import make_world
+from tests.nli_world import make_nli_project
 from tests.qc.helpers import make_project, make_user
 
 pytestmark = pytest.mark.django_db
@@ -147,3 +149,26 @@ def test_an_item_sent_back_is_not_counted_as_done(csqa):
     assert sum(p["done"] for p in before) == 1
     assert sum(p["done"] for p in after) == 0
     assert [p["total"] for p in after] == [p["total"] for p in before]
+
+
+def test_an_nli_projects_queues_say_premise_not_concept(client):
+    world = make_nli_project(slug="nli")
+
+    review = _page(client, world.reviewer, reverse("review_queue", args=["nli"]))
+    items = _page(client, world.reviewer, reverse("item_list", args=["nli"]))
+    project = _page(client, world.admin, reverse("project_detail", args=["nli"]))
+
+    assert "<th>Premise</th><th>Item</th>" in review
+    assert "<th>Premise</th><th>Item</th>" in items
+    assert f"k = {world.project.authors_per_concept} authors per premise, seed" in project
+    assert "Concept" not in review + items
+
+
+def test_the_kalahi_judging_page_names_what_a_validator_gives(client):
+    world = make_kalahi_project(slug="kalahi", rows=2)
+    judging_plan(project=world.project)
+    client.force_login(world.validators[0])
+
+    html = client.get(reverse("judge_queue", args=["kalahi"]), follow=True).content.decode()
+
+    assert "<p class=\"muted\">You can't see the author's pick or anyone else's.</p>" in html
