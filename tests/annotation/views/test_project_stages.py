@@ -172,3 +172,15 @@ def test_the_kalahi_judging_page_names_what_a_validator_gives(client):
     html = client.get(reverse("judge_queue", args=["kalahi"]), follow=True).content.decode()
 
     assert "<p class=\"muted\">You can't see the author's pick or anyone else's.</p>" in html
+
+
+def test_the_nli_judging_plan_page_says_only_the_validation_share_is_sent(client):
+    world = make_nli_project(slug="nli")
+    share = world.project.settings["validation_percent"]
+
+    html = _page(client, world.admin, reverse("crossanswer_plan", args=["nli"]))
+
+    assert _text(html, "plan-rule").startswith(
+        f"{share}% of the approved items, drawn with seed {world.project.plan_seed}, go to m = 2 validators"
+    )
+    assert "Every approved item" not in html
