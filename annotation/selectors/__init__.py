@@ -7,7 +7,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -151,12 +151,15 @@ def assignment_current(*, project: Project, user: AbstractBaseUser, kind: str) -
 
 
 def author_progress(*, project: Project, user: AbstractBaseUser) -> list[dict]:
-    """Per category: done and total authoring assignments for this user ("n of N")."""
+    """Per category: done and total authoring assignments for this user ("n of N"); work a reviewer sent
+    back is not done until it is submitted again."""
+    sent_back = Item.objects.filter(assignment=OuterRef("pk"), status=Item.Status.REVISION_REQUESTED)
     rows = (
         Assignment.objects.filter(project=project, user=user, kind=Assignment.Kind.AUTHOR)
         .exclude(status=Assignment.Status.CANCELLED)
+        .annotate(sent_back=Exists(sent_back))
         .values("concept__category_id", "concept__category__name")
-        .annotate(total=Count("id"), done=Count("id", filter=Q(status=Assignment.Status.DONE)))
+        .annotate(total=Count("id"), done=Count("id", filter=Q(status=Assignment.Status.DONE, sent_back=False)))
         .order_by("concept__category__name")
     )
     return [

@@ -86,6 +86,17 @@ class ChoiceSetting:
 
 
 @dataclass(frozen=True)
+class ProjectPage:
+    """A page of the task type's own that the core's project page links to (its model side, its set-up).
+
+    `route` is a URL name taking the project's slug; `roles` the Membership roles the page opens for."""
+
+    route: str
+    label: str
+    roles: tuple[str, ...] = ("admin",)
+
+
+@dataclass(frozen=True)
 class FieldChange:
     field: str
     old: str
@@ -125,6 +136,8 @@ class JudgingRule:
     saved: str = pgettext_lazy(
         "judging", "Saved. Here is the next one."
     )  # shown after a judgment, before the next item opens
+    # What one judge gives ("answer", "label", "pick"): "You can't see the author's label".
+    noun: str = pgettext_lazy("judging", "judgment")
 
 
 class JudgmentRow(NamedTuple):
@@ -419,9 +432,15 @@ class TaskType:
     answer_template: ClassVar[str] = ""
     # Optional page template extending "annotation/answer_item.html" to word its blocks (heading, own_item, keys).
     answer_page_template: ClassVar[str] = ""
-    # Optional template of the task type's parts of the project page, included with panel="annotator",
-    # "reviewer" or "admin" (links to judging, reports, imports in the protocol's words).
+    # Optional template of the task type's own set-up forms on the project page (admins only, e.g. "add
+    # the paper's topics"); the core's stage panel links every stage, so this holds no links to them.
     project_panels_template: ClassVar[str] = ""
+    # The task type's own pages, linked from the project page's stage panel (the core's pages are linked
+    # from what the task type declares: judging_rule, importers, benchmark, ...).
+    project_pages: ClassVar[tuple[ProjectPage, ...]] = ()
+    # The catalog unit an author is given, in the core's pages ("k authors per premise").
+    unit_word: ClassVar[str] = pgettext_lazy("unit", "concept")
+    unit_words: ClassVar[str] = pgettext_lazy("unit", "concepts")
     # (code, label, description) seeded into a new project's QC taxonomy.
     default_error_types: ClassVar[list[tuple[str, str, str]]] = []
     # The task type's own project settings (stored as JSON in Project.settings), by name.

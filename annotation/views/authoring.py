@@ -34,7 +34,7 @@ from annotation.services.drafts import work_draft_for
 from annotation.services.item_language import author_default_language, project_languages
 from annotation.services.items import EDITABLE, unit_save_draft, unit_submit
 from annotation.task_types import get_task_type, project_settings
-from annotation.views.common import AUTHOR_ROLES, posted, project_context, revisions_for
+from annotation.views.common import AUTHOR_ROLES, SAVED, posted, project_context, revisions_for
 from annotation.views.screening import gate_response
 
 AUTHOR = Assignment.Kind.AUTHOR
@@ -50,13 +50,17 @@ def author_queue(request: HttpRequest, slug: str) -> HttpResponse:
     project = membership.project
     # Issue 13: work a reviewer sent back comes before anything new (the oldest request first).
     sent_back = revision_assignment_next(project=project, user=request.user)
-    if sent_back is not None:
-        return redirect("author_item", slug=slug, assignment_id=sent_back)
-    assignment = assignment_current(project=project, user=request.user, kind=AUTHOR) or assignment_claim_next(
-        project=project, user=request.user, kind=AUTHOR
-    )
-    if assignment is not None:
-        return redirect("author_item", slug=slug, assignment_id=assignment.pk)
+    assignment_id = sent_back
+    if assignment_id is None:
+        assignment = assignment_current(project=project, user=request.user, kind=AUTHOR) or assignment_claim_next(
+            project=project, user=request.user, kind=AUTHOR
+        )
+        assignment_id = assignment.pk if assignment is not None else None
+    just_saved = "saved" in request.GET
+    if assignment_id is not None:
+        if just_saved:
+            messages.success(request, gettext("Submitted for review. Here is your next one."))
+        return redirect("author_item", slug=slug, assignment_id=assignment_id)
     progress = author_progress(project=project, user=request.user)
     context = project_context(
         membership,
@@ -64,6 +68,7 @@ def author_queue(request: HttpRequest, slug: str) -> HttpResponse:
         done=sum(p["done"] for p in progress),
         total=sum(p["total"] for p in progress),
         revisions=revisions_for(project=project, user=request.user),
+        just_saved=just_saved,
     )
     return render(request, "annotation/assignment_queue.html", context)
 
@@ -115,8 +120,8 @@ def _save(request: HttpRequest, *, form, task_type, assignment: Assignment, lang
         return outcome
     slug = assignment.project.slug
     if submit:
-        messages.success(request, gettext("Submitted for review. Here is your next one."))
-        url = reverse("author_queue", args=[slug])
+        # The queue says "here is your next one" only when there is one (SAVED), else that all is done.
+        url = reverse("author_queue", args=[slug]) + SAVED
         return SaveOutcome(item=item, response=HttpResponseClientRedirect(url) if request.htmx else redirect(url))
     notice = f"Draft saved at {timezone.localtime():%H:%M:%S}."
     if request.htmx:

@@ -26,6 +26,9 @@ ANY_ROLE = (ADMIN, REVIEWER, ANNOTATOR)
 ADMIN_ONLY = (ADMIN,)
 REVIEW_ROLES = (ADMIN, REVIEWER)
 AUTHOR_ROLES = (ANNOTATOR,)
+# Added to a queue's address after a save: the queue then says "saved, here is the next one" or, on its
+# last page, that everything is done.
+SAVED = "?saved=1"
 
 
 def page_dir(project: Project) -> str:

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -34,7 +35,7 @@ from annotation.services.judging import judging_plan
 from annotation.services.undo import judgment_change
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule, TaskType
-from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, project_context, show_domain_error
+from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, SAVED, project_context, show_domain_error
 from annotation.views.screening import gate_response
 
 OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
@@ -83,7 +84,9 @@ def crossanswer_plan(request: HttpRequest, slug: str) -> HttpResponse:
                 },
             )
         return redirect("crossanswer_plan", slug=slug)
-    context = project_context(membership, overview=crossanswer_overview(project=project), rule=rule)
+    context = project_context(
+        membership, overview=crossanswer_overview(project=project), rule=rule, share_percent=round(rule.share * 100)
+    )
     return render(request, "annotation/answer_plan.html", context)
 
 
@@ -95,7 +98,10 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
         return refused
     project = membership.project
     assignment = assignment_resume_or_claim(project=project, user=request.user, kind=rule.kind)
+    just_saved = "saved" in request.GET
     if assignment is not None:
+        if just_saved:
+            messages.success(request, rule.saved)
         return redirect(routes["item"], slug=slug, assignment_id=assignment.pk)
     done, total = answer_progress(project=project, user=request.user, kind=rule.kind)
     context = project_context(
@@ -107,6 +113,7 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
         # Issue 13: the last answer stays one click away (changeable while unused).
         previous=last_answered(project=project, user=request.user, kind=rule.kind),
         item_route=routes["item"],
+        just_saved=just_saved,
     )
     return render(request, "annotation/answer_queue.html", context)
 
@@ -139,8 +146,8 @@ def judge_item(
             if isinstance(exc, InvalidInput):
                 apply_domain_error(form, exc)
         else:
-            messages.success(request, rule.saved)
-            return redirect(routes["queue"], slug=slug)
+            # The queue says rule.saved ("here is the next one") only when there is one, else that all is done.
+            return redirect(reverse(routes["queue"], args=[slug]) + SAVED)
     elif request.method == "POST":
         status = 400
     done, total = answer_progress(project=project, user=request.user, kind=rule.kind)

@@ -16,12 +16,16 @@ from annotation.selectors import (
     author_progress,
     categories_with_counts,
     items_visible_to,
+    sees_whole_project,
     membership_for,
 )
+from annotation.selectors.stages import stage_counts
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.projects import project_create as project_create_service
 from annotation.services.projects import project_update
+from annotation.stages import project_stages
 from annotation.task_types import get_task_type
+from annotation.task_types import project_settings as task_settings_of
 from annotation.views.common import (
     ADMIN_ONLY,
     ANY_ROLE,
@@ -67,6 +71,22 @@ def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     context["status_counts"] = [(value, label, status_counts.get(value, 0)) for value, label in Item.Status.choices]
     context["waiting_revision"] = status_counts.get(Item.Status.REVISION_REQUESTED, 0)  # issue 13
+    settings = task_settings_of(project)
+    rule = context["task_type"].judging_rule(settings)
+    counts = stage_counts(
+        membership=membership,
+        statuses=status_counts,
+        judging_open=context.get("judge_nav", {}).get("open", 0),
+        judging_kind=rule.kind if rule is not None else "",
+    )
+    context["stages"] = project_stages(
+        task_type=context["task_type"],
+        settings=settings,
+        role=membership.role,
+        counts=counts,
+        screening=project.screening_required,
+        whole_project=sees_whole_project(membership=membership),
+    )
     if membership.role == Membership.Role.ANNOTATOR:
         context["progress"] = author_progress(project=project, user=request.user)
         context["revisions"] = revisions_for(project=project, user=request.user)

@@ -196,6 +196,7 @@ def benchmark_compare(request: HttpRequest, slug: str) -> HttpResponse:
     same (item, endpoint, template) whose correctness changed from run A to run B."""
     membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     project = membership.project
+    _spec(project)  # a task type without a benchmark has no runs to compare
     a, b = _run_param(request, "a", project), _run_param(request, "b", project)
     context = project_context(
         membership, a=a, b=b, runs=list(runs_for_project(project=project).filter(kind="benchmark")[:RUNS_SHOWN])

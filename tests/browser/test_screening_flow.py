@@ -46,7 +46,7 @@ def test_an_applicant_is_screened_trained_piloted_admitted_then_works(new_page):
     expect(page.locator("#gate-message")).to_have_text(GATE_MESSAGE)
     page.goto("/p/acs/")
     with page.expect_navigation():
-        page.click("#open-screening")
+        page.click("#stage-authoring-screening_page")
     for criterion in DEFAULT_CRITERIA:
         page.check(f"#criterion-{criterion['code']} input[value=yes]")
     page.select_option("#id_country", "Egypt")

@@ -57,7 +57,7 @@ def test_review_queue_and_review_page_in_indonesian(csqa):
     assert '<html lang="id"' in queue
     assert_localised(
         queue,
-        shown=["Antrean tinjauan", "Tinjau berikutnya <kbd>N</kbd>", "<th>Diambil oleh</th>", "<th>Pertanyaan</th>"],
+        shown=["Antrean tinjauan", "Tinjau berikutnya <kbd>N</kbd>", "<th>Diambil oleh</th>", "<th>Butir</th>"],
         gone=["Review queue", "Review next", "Claimed by", "Nothing is waiting"],
     )
     assert_localised(

@@ -14,6 +14,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     register,
 )
@@ -57,7 +58,11 @@ class CsqaTaskType(TaskType):
     display_template = "annotation/task_types/csqa/item_display.html"
     answer_template = "annotation/task_types/csqa/answer_form.html"
     answer_page_template = "annotation/task_types/csqa/answer_page.html"
-    project_panels_template = "annotation/task_types/csqa/project_panels.html"
+    project_pages = (
+        ProjectPage("llm_generate", pgettext_lazy("page", "Generate drafts")),
+        ProjectPage("llm_adapt", pgettext_lazy("page", "Adapt CommonsenseQA")),
+        ProjectPage("human_vs_llm", pgettext_lazy("page", "Human vs LLM"), ("admin", "reviewer")),
+    )
     default_error_types = CSQA_ERROR_TYPES
     settings_spec = SETTINGS
     labels = LABELS
@@ -111,6 +116,7 @@ class CsqaTaskType(TaskType):
             judges=pgettext_lazy("judging", "answerers"),
             verb=pgettext_lazy("judging", "answer"),
             verb_past=pgettext_lazy("judging", "answered"),
+            noun=pgettext_lazy("judging", "answer"),
             saved=pgettext_lazy("judging", "Answer saved. Here is the next question."),
         )
 

@@ -22,6 +22,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     UnitItem,
     register,
@@ -69,6 +70,12 @@ class CulturalPromptTaskType(TaskType):
     author_template = "annotation/task_types/cultural_prompt/author_form.html"
     display_template = "annotation/task_types/cultural_prompt/item_display.html"
     answer_template = "annotation/task_types/cultural_prompt/validation_form.html"
+    unit_word = pgettext_lazy("unit", "topic")
+    unit_words = pgettext_lazy("unit", "topics")
+    project_pages = (
+        ProjectPage("kalahi_variants", pgettext_lazy("page", "Variant requests")),
+        ProjectPage("kalahi_scores", pgettext_lazy("page", "KALAHI scores"), ("admin", "reviewer")),
+    )
     default_error_types = ERROR_TYPES
     settings_spec = SETTINGS
     authors_per_unit_default = 1
@@ -156,6 +163,7 @@ class CulturalPromptTaskType(TaskType):
             judges=pgettext_lazy("judging", "validators"),
             verb=pgettext_lazy("judging", "validate"),
             verb_past=pgettext_lazy("judging", "validated"),
+            noun=pgettext_lazy("judging", "pick"),
             saved=pgettext_lazy("judging", "Pick saved. Here is the next prompt."),
         )
 

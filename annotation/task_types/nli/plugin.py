@@ -56,6 +56,8 @@ class NliTaskType(TaskType):
     author_template = "annotation/task_types/nli/author_form.html"
     display_template = "annotation/task_types/nli/item_display.html"
     answer_template = "annotation/task_types/nli/validation_form.html"
+    unit_word = pgettext_lazy("unit", "premise")
+    unit_words = pgettext_lazy("unit", "premises")
     default_error_types = NLI_ERROR_TYPES
     settings_spec = SETTINGS
     labels = LABELS
@@ -147,6 +149,7 @@ class NliTaskType(TaskType):
             judges=pgettext_lazy("judging", "validators"),
             verb=pgettext_lazy("judging", "validate"),
             verb_past=pgettext_lazy("judging", "validated"),
+            noun=pgettext_lazy("judging", "label"),
         )
 
     def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     register,
 )
@@ -45,6 +46,13 @@ class PreferenceTaskType(TaskType):
     display_template = "annotation/task_types/preference/item_display.html"
     answer_template = "annotation/task_types/preference/rating_form.html"
     answer_page_template = "annotation/task_types/preference/rating_page.html"
+    unit_word = pgettext_lazy("unit", "prompt slot")
+    unit_words = pgettext_lazy("unit", "prompt slots")
+    project_pages = (
+        ProjectPage("preference_raters", pgettext_lazy("page", "Rater groups")),
+        ProjectPage("preference_runs", pgettext_lazy("page", "Responses and judge runs")),
+        ProjectPage("preference_pairs_download", pgettext_lazy("page", "Preference pairs"), ("admin", "reviewer")),
+    )
     project_panels_template = "annotation/task_types/preference/project_panels.html"
     default_error_types = PREFERENCE_ERROR_TYPES
     settings_spec = SETTINGS
@@ -86,6 +94,7 @@ class PreferenceTaskType(TaskType):
             judges=pgettext_lazy("judging", "raters"),
             verb=pgettext_lazy("judging", "rate"),
             verb_past=pgettext_lazy("judging", "rated"),
+            noun=pgettext_lazy("judging", "ratings"),
         )
 
     def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from annotation.task_types.base import (
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
+    ProjectPage,
     TaskType,
     register,
 )
@@ -52,6 +53,11 @@ class CompletionTaskType(TaskType):
     author_template = "annotation/task_types/sentence_completion/author_form.html"
     display_template = "annotation/task_types/sentence_completion/item_display.html"
     answer_template = "annotation/task_types/sentence_completion/answer_form.html"
+    unit_word = pgettext_lazy("unit", "writing slot")
+    unit_words = pgettext_lazy("unit", "writing slots")
+    project_pages = (
+        ProjectPage("arabculture_leaderboard", pgettext_lazy("page", "ArabCulture leaderboard"), ("admin", "reviewer")),
+    )
     project_panels_template = "annotation/task_types/sentence_completion/project_panels.html"
     default_error_types = COMPLETION_ERROR_TYPES
     settings_spec = SETTINGS
@@ -146,6 +152,7 @@ class CompletionTaskType(TaskType):
             judges=pgettext_lazy("judging", "peers"),
             verb=pgettext_lazy("judging", "answer"),
             verb_past=pgettext_lazy("judging", "answered"),
+            noun=pgettext_lazy("judging", "answer"),
             saved=pgettext_lazy("judging", "Answer saved. Here is the next item."),
         )
 

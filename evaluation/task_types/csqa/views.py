@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError
-from annotation.models import Category
+from annotation.models import Category, Membership
 from annotation.selectors import membership_for
 from annotation.views.common import ADMIN_ONLY, REVIEW_ROLES, project_context
 from evaluation.models import Endpoint, PromptTemplate
@@ -22,6 +22,14 @@ from evaluation.task_types.csqa.generation.kind import project_language, project
 from evaluation.task_types.csqa.reports.selectors import human_vs_llm
 
 
+def _membership(request: HttpRequest, slug: str, roles: tuple[str, ...]) -> Membership:
+    """These pages are csqa's own: another protocol's project has none (issue 26: they opened for every one)."""
+    membership = membership_for(user=request.user, slug=slug, roles=roles)
+    if membership.project.task_type != "csqa":
+        raise Http404("This project's task type has no such page.")
+    return membership
+
+
 def _endpoint(request: HttpRequest) -> list[Endpoint]:
     return list(Endpoint.objects.filter(pk=request.POST.get("endpoint") or 0))
 
@@ -29,7 +37,7 @@ def _endpoint(request: HttpRequest) -> list[Endpoint]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def generate_page(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    membership = _membership(request, slug, ADMIN_ONLY)
     project = membership.project
     data = request.POST if request.method == "POST" else request.GET
     template = data.get("template") or project_template(project)
@@ -86,7 +94,7 @@ def generate_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def adapt_page(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    membership = _membership(request, slug, ADMIN_ONLY)
     status = 200
     if request.method == "POST":
         try:
@@ -120,6 +128,6 @@ def adapt_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET"])
 def human_vs_llm_page(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
+    membership = _membership(request, slug, REVIEW_ROLES)
     report = human_vs_llm(project=membership.project)
     return render(request, "evaluation/human_vs_llm.html", project_context(membership, report=report))

@@ -260,7 +260,7 @@ def test_answer_is_saved_and_the_next_question_opens(planned, client):
     following = Assignment.objects.get(user=w1, status="active")
     assert following.pk != assignment.pk
     assert [url for url, _ in response.redirect_chain] == [
-        reverse("answer_queue", args=["xa"]),
+        reverse("answer_queue", args=["xa"]) + "?saved=1",
         _url(planned, following),
     ]
     html = response.content.decode()
@@ -402,11 +402,11 @@ def test_project_page_links_to_the_pages_of_each_role(planned, client):
         client.force_login(user)
         pages[who] = client.get(reverse("project_detail", args=["xa"])).content.decode()
 
-    answer_link = 'id="open-answer-queue" href="/p/xa/answer/"'
+    answer_link = 'id="stage-judging-judge_queue" href="/p/xa/judge/"'
     admin_links = ['href="/p/xa/crossanswer/"', 'href="/p/xa/import/"', 'href="/p/xa/export/"']
     assert answer_link in pages["annotator"]
-    assert 'href="/p/xa/reports/"' not in pages["annotator"]
-    assert 'id="open-reports" href="/p/xa/reports/"' in pages["reviewer"]
+    assert 'href="/p/xa/report/"' not in pages["annotator"]
+    assert 'id="stage-gold-report_page" href="/p/xa/report/"' in pages["reviewer"]
     assert not any(link in pages["reviewer"] for link in admin_links)
     assert all(link in pages["admin"] for link in admin_links)
     assert answer_link not in pages["admin"]

@@ -73,7 +73,7 @@ def test_submit_creates_version_and_queue_opens_the_next_assignment(planned, cli
     item = Item.objects.get(assignment=assignment)
     assert item.status == Item.Status.SUBMITTED
     assert item.current_version.payload == VALID_PAYLOAD
-    assert response.redirect_chain[0] == (reverse("author_queue", args=["demo"]), 302)
+    assert response.redirect_chain[0] == (reverse("author_queue", args=["demo"]) + "?saved=1", 302)
     next_assignment = Assignment.objects.get(user=annotator, status=Assignment.Status.ACTIVE)
     assert response.redirect_chain[1] == (author_url(planned.project, next_assignment), 302)
     assert "Submitted for review. Here is your next one." in response.content.decode()

@@ -97,10 +97,11 @@ def test_detail_adapts_to_the_role(csqa, client):
     client.force_login(csqa.admin)
     admin_html = client.get(reverse("project_detail", args=["demo"])).content.decode()
 
-    assert 'id="open-queue" href="/p/demo/author/"' in annotator_html
+    assert 'id="stage-authoring-author_queue" href="/p/demo/author/"' in annotator_html
     assert "/p/demo/review/" not in annotator_html
     assert "/p/demo/members/" not in annotator_html
-    assert '<a class="button primary" href="/p/demo/review/">Review queue</a>' in reviewer_html
+    review_link = '<a class="button primary" id="stage-review-review_queue" href="/p/demo/review/">Review queue</a>'
+    assert review_link in reviewer_html
     assert "/p/demo/members/" not in reviewer_html
     assert 'id="plan-button"' not in reviewer_html
     assert 'id="plan-button"' in admin_html
