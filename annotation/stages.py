@@ -161,10 +161,14 @@ def project_stages(
         return stages
     # The task type's own pages for reviewers are figures over the project too (leaderboards, scores).
     return [
-        Stage(stage.key, stage.title, stage.text, tuple(a for a in stage.actions if a.route not in WHOLE_PROJECT_ROUTES))
+        Stage(stage.key, stage.title, stage.text, _part_of_project(stage.actions))
         for stage in stages
         if stage.key != "models"
     ]
+
+
+def _part_of_project(actions: tuple[StageAction, ...]) -> tuple[StageAction, ...]:
+    return tuple(action for action in actions if action.route not in WHOLE_PROJECT_ROUTES)
 
 
 def _stages(*, task_type: TaskType, settings: dict, role: str, counts: StageCounts, screening: bool) -> list[Stage]:

@@ -16,8 +16,8 @@ from annotation.selectors import (
     author_progress,
     categories_with_counts,
     items_visible_to,
-    sees_whole_project,
     membership_for,
+    sees_whole_project,
 )
 from annotation.selectors.stages import stage_counts
 from annotation.services.assignments import assignment_plan_authoring

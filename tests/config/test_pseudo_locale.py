@@ -24,8 +24,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
-from annotation.management.commands.load_demo import Command as DemoCommand
 from annotation.models import Category, Concept, Membership, Project, ProjectLanguage
+from qc.management.commands.load_demo import Command as DemoCommand
 from tests.annotation.task_types.preference.world import make_world as preference_world
 from tests.annotation.task_types.sentence_completion.world import make_world as arabculture_world
 
