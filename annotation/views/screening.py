@@ -10,9 +10,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError, InvalidInput, NotAllowed
+from annotation.forms.countries import ReviewCountriesForm
 from annotation.forms.screening import ScreeningItemFormSet, initial_rows, items_of
 from annotation.models import Application, Membership, ScreeningSetup
 from annotation.selectors import membership_for
+from annotation.selectors.countries import review_country_choices
 from annotation.services.members import member_set_countries
 from annotation.services.screening import (
     DEFAULT_CRITERIA,
@@ -109,20 +111,24 @@ def screening_applicants(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def member_countries(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
-    """An admin sets the countries a reviewer reviews for (one per line)."""
+    """An admin ticks the countries a reviewer reviews for, among the project's countries."""
     membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
     target = get_object_or_404(Membership.objects.select_related("user"), project=membership.project, pk=membership_id)
+    choices = review_country_choices(project=membership.project, current=target.countries)
+    form = ReviewCountriesForm(request.POST or None, choices=choices, initial={"countries": target.countries})
     status = 200
     if request.method == "POST":
-        countries = [line.strip() for line in request.POST.get("countries", "").splitlines()]
-        try:
-            member_set_countries(membership=target, countries=countries)
-        except DomainError as exc:
-            status = show_domain_error(request, exc)
+        if form.is_valid():
+            try:
+                member_set_countries(membership=target, countries=form.cleaned_data["countries"])
+            except DomainError as exc:
+                status = show_domain_error(request, exc)
+            else:
+                messages.success(request, gettext("Review countries saved."))
+                return redirect("member_countries", slug=slug, membership_id=target.pk)
         else:
-            messages.success(request, gettext("Review countries saved."))
-            return redirect("member_countries", slug=slug, membership_id=target.pk)
-    context = project_context(membership, target=target, countries="\n".join(target.countries))
+            status = 400
+    context = project_context(membership, target=target, form=form)
     return render(request, "annotation/member_countries.html", context, status=status)
 
 
