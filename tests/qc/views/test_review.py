@@ -223,3 +223,17 @@ def test_annotators_have_no_review_pages(csqa, client):
     assert client.get(review_url(item)).status_code == 404
     assert client.post(review_url(item), decision(item, "approve")).status_code == 404
     assert db_snapshot() == before
+
+
+def test_review_page_shows_the_items_language(csqa, client):
+    item = submitted_item(csqa, VALID_PAYLOAD)
+    Item.objects.filter(pk=item.pk).update(language="id")
+    unset = submitted_item(csqa, VALID_PAYLOAD)
+    Item.objects.filter(pk=unset.pk).update(language="")
+    client.force_login(csqa.reviewer)
+
+    html = client.get(review_url(item)).content.decode()
+    unset_html = client.get(review_url(unset)).content.decode()
+
+    assert '<p class="muted" id="item-language">Language of this item: <strong>Indonesian (id)</strong></p>' in html
+    assert '<p class="muted" id="item-language">Language of this item: not given</p>' in unset_html
