@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.api_docs import api_docs
+from config.views import favicon
 
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("django-admin/", admin.site.urls),
     path("api/docs/", api_docs, name="api-docs"),
     path("api/", include("config.api_urls")),

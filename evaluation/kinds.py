@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from annotation.errors import InvalidInput
 
@@ -65,6 +66,8 @@ class Unit:
 class RunKind:
     name = ""
     label = ""
+    # What the run page and the run list call a run of this kind ("Responses to rate, 4 models").
+    title: Any = gettext_lazy("Model run")
 
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         return parameters
@@ -134,6 +137,7 @@ class Responses(RunKind):
 
     name = "responses"
     label = "Responses to prompts"
+    title = gettext_lazy("Responses to prompts")
 
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         prompts = parameters.get("prompts")

@@ -16,6 +16,11 @@ from qc.models import ErrorType, ExportRun, Review
 _SEPARATORS = re.compile(r"[\n;]+")
 
 
+# One key per error type (a project has 11 by default, more when an admin adds some): digits first, then
+# letters no other control of the review page uses (A, R, X decide; N, Q, U serve other pages).
+ERROR_TYPE_KEYS = tuple("1234567890") + tuple("wetyiopsdfhjklzcvbm")
+
+
 class ReviewForm(forms.Form):
     # The version the reviewer looked at: a decision on a stale version is refused as a conflict.
     version_id = forms.IntegerField(widget=forms.HiddenInput)
@@ -39,6 +44,9 @@ class ReviewForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.taxonomy = list(ErrorType.objects.filter(project=project).order_by("position", "code"))
         self.fields["error_types"].choices = [(e.code, e.label_shown) for e in self.taxonomy]
+        # (error type, its key or "" past the last key), in the taxonomy's order.
+        keys = [*ERROR_TYPE_KEYS, *[""] * max(0, len(self.taxonomy) - len(ERROR_TYPE_KEYS))]
+        self.keyed_taxonomy = list(zip(self.taxonomy, keys, strict=False))
 
 
 def parse_regions(text: str) -> dict[str, str]:

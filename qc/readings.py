@@ -45,7 +45,7 @@ def agreement_reading(alpha: float | None, *, undefined_because: str = "", name:
     if alpha is None:
         short = _("undefined")
         if undefined_because == NO_VARIATION:
-            return Reading(band, _("undefined: all answers agree"), short)
+            return Reading(band, _("undefined: the judges gave the same answer on every item"), short)
         if undefined_because == TOO_FEW:
             return Reading(band, _("undefined: too few judgments (no item has two to compare)"), short)
         return Reading(band, _("undefined: no variation in the answers, or too few judgments"), short)

@@ -23,6 +23,20 @@ find_python() {
     return 1
 }
 
+# pip_quiet ARGS...: run pip with its output kept aside, shown only when it fails (pip prints warnings about
+# the machine, e.g. other environments' packages, even with --quiet, and they bury the script's own lines).
+pip_quiet() {
+    local log status=0
+    log="$(mktemp)"
+    "$VENV/bin/python" -m pip "$@" >"$log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then
+        cat "$log" >&2
+        rm -f "$log"
+        die "pip $* failed (its output is above)"
+    fi
+    rm -f "$log"
+}
+
 # ensure_venv REQUIREMENTS_FILE: create .venv and install the file, again only when a requirements file changed.
 ensure_venv() {
     local requirements="$1" python stamp digest
@@ -36,8 +50,8 @@ ensure_venv() {
     digest="$(cat "$ROOT"/requirements*.txt | sha256sum | cut -d' ' -f1)"
     if [ "$(cat "$stamp" 2>/dev/null)" != "$digest" ]; then
         say "Installing $(basename "$requirements")"
-        "$VENV/bin/python" -m pip install --quiet --upgrade pip
-        "$VENV/bin/python" -m pip install --quiet -r "$ROOT/$requirements"
+        pip_quiet install --quiet --upgrade pip
+        pip_quiet install --quiet -r "$ROOT/$requirements"
         echo "$digest" >"$stamp"
     fi
 }

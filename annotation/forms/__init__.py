@@ -23,30 +23,45 @@ def apply_domain_error(form: forms.Form, exc: DomainError) -> None:
             form.add_error(field if field in form.fields else None, error)
 
 
+def _language_line(line: str) -> dict[str, str] | None:
+    """ "id, Indonesian, ltr" (the form's help and what the settings page shows) or "id Indonesian ltr";
+    the name may hold spaces (and, in the comma form, commas); the direction is optional (ltr)."""
+    if "," in line:
+        code, _, rest = line.partition(",")
+        name, sep, last = rest.rpartition(",")
+        if not sep or last.strip().lower() not in DIRECTIONS:
+            name, last = rest, ""
+        code, name = code.strip(), name.strip()
+        if not code:
+            return None
+        return {"code": code, "name": name or code, "direction": last.strip().lower() or ProjectLanguage.Direction.LTR}
+    parts = line.split()
+    if not parts:
+        return None
+    code, rest_words = parts[0], parts[1:]
+    direction = ProjectLanguage.Direction.LTR
+    if rest_words and rest_words[-1].lower() in DIRECTIONS:
+        direction = rest_words.pop().lower()
+    return {"code": code, "name": " ".join(rest_words) or code, "direction": direction}
+
+
 def parse_languages(text: str) -> list[dict[str, str]]:
-    """One language per line: "code name [ltr|rtl]", e.g. "su Basa Sunda ltr" or "ar Arabic rtl"."""
-    languages, errors = [], []
-    for line in text.splitlines():
-        parts = line.split()
-        if not parts:
-            continue
-        code, rest = parts[0], parts[1:]
-        direction = ProjectLanguage.Direction.LTR
-        if rest and rest[-1].lower() in DIRECTIONS:
-            direction = rest.pop().lower()
-        languages.append({"code": code, "name": " ".join(rest) or code, "direction": direction})
+    """One language per line: "code, name, direction" or "code name direction", e.g. "id, Indonesian, ltr",
+    "su Basa Sunda" or "ar Arabic rtl"."""
+    errors = []
+    languages = [lang for lang in (_language_line(line) for line in text.splitlines()) if lang is not None]
     codes = [lang["code"] for lang in languages]
     for code in sorted({c for c in codes if codes.count(c) > 1}):
         errors.append(gettext("The code “%(code)s” appears more than once.") % {"code": code})
     if not languages:
-        errors.append(gettext("Add at least one language, e.g. “id Indonesian ltr”."))
+        errors.append(gettext("Add at least one language, e.g. “id, Indonesian, ltr”."))
     if errors:
         raise forms.ValidationError(errors)
     return languages
 
 
 def format_languages(languages) -> str:
-    return "\n".join(f"{lang.code} {lang.name} {lang.direction}" for lang in languages)
+    return "\n".join(f"{lang.code}, {lang.name}, {lang.direction}" for lang in languages)
 
 
 class ProjectSettingsForm(forms.Form):

@@ -121,17 +121,43 @@ GROUP_MAX = 20
 def member_set_group(*, membership: Membership, group: str) -> Membership:
     """Put a member in a rater group (Membership.group, e.g. "A" or "B"; "" for none). Letters, digits,
     '-' and '_' only. Judges planned before keep their assignments; the next plan uses the new group."""
+    group = _check_group(group)
+    locked = Membership.objects.select_for_update().get(pk=membership.pk)
+    if locked.group != group:
+        locked.group = group
+        locked.save(update_fields=["group"])
+    return locked
+
+
+def _check_group(group: str) -> str:
     group = (group or "").strip()
     if len(group) > GROUP_MAX or not all(ch.isalnum() or ch in "-_" for ch in group):
         raise InvalidInput(
             gettext("A group is at most %(GROUP_MAX)s letters, digits, '-' or '_'.") % {"GROUP_MAX": GROUP_MAX},
             field_errors={"group": [gettext("Not valid.")]},
         )
-    locked = Membership.objects.select_for_update().get(pk=membership.pk)
-    if locked.group != group:
-        locked.group = group
-        locked.save(update_fields=["group"])
-    return locked
+    return group
+
+
+@transaction.atomic
+def members_set_groups(*, project: Project, groups: dict[int, str]) -> int:
+    """Put many annotators in rater groups at once ({membership id: group}); returns how many changed.
+
+    All or nothing: one unknown membership or bad group refuses the whole save. Rows are locked in pk
+    order so two admins saving at once can't deadlock."""
+    cleaned = {pk: _check_group(group) for pk, group in groups.items()}
+    locked = list(
+        Membership.objects.select_for_update()
+        .filter(project=project, role=Membership.Role.ANNOTATOR, pk__in=cleaned)
+        .order_by("pk")
+    )
+    if len(locked) != len(cleaned):
+        raise InvalidInput(gettext("Some of these raters are not annotators of this project."))
+    changed = [m for m in locked if m.group != cleaned[m.pk]]
+    for membership in changed:
+        membership.group = cleaned[membership.pk]
+    Membership.objects.bulk_update(changed, ["group"])
+    return len(changed)
 
 
 @transaction.atomic

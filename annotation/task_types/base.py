@@ -643,6 +643,13 @@ class TaskType:
     # --- judging -----------------------------------------------------------------------------------
     # Keyboard key -> judgment value shown on the judging page (A-E for multiple choice, e/n/c for labels).
     judgment_keys: ClassVar[dict[str, str]] = {}
+
+    def judgment_keys_for(self, question: Any) -> dict[str, str]:
+        """The keys of this question (what judge_item_for_judge returned): the keyboard panel lists only
+        these. By default every key; a task type whose questions have a varying number of options
+        narrows them."""
+        return self.judgment_keys
+
     # The judging API's shapes (annotation.api.serializers.judgments.SHAPES): "generic" serves judge_item's
     # JudgeItem (id, category, view) and the judgment's value/flags/comment as stored, with the round;
     # "multiple_choice" the flat question/choices and answer A-E shapes the cross-answering API began with.

@@ -157,7 +157,8 @@ def judge_item(
         question=question,
         form=form,
         rule=rule,
-        judgment_keys=json.dumps(task_type.judgment_keys, sort_keys=True),
+        judgment_keys=json.dumps(task_type.judgment_keys_for(question), sort_keys=True),
+        shown_keys=list(task_type.judgment_keys_for(question)),
         queue_route=routes["queue"],
         cancelled=assignment.status == Assignment.Status.CANCELLED,
         # Issue 13: "Previous" (the last answer, changeable while unused) and skip with a reason.

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,8 +10,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError, InvalidInput, NotAllowed
+from annotation.forms.countries import ReviewCountriesForm
+from annotation.forms.screening import ScreeningItemFormSet, initial_rows, items_of
 from annotation.models import Application, Membership, ScreeningSetup
 from annotation.selectors import membership_for
+from annotation.selectors.countries import review_country_choices
 from annotation.services.members import member_set_countries
 from annotation.services.screening import (
     DEFAULT_CRITERIA,
@@ -110,20 +111,24 @@ def screening_applicants(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def member_countries(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
-    """An admin sets the countries a reviewer reviews for (one per line)."""
+    """An admin ticks the countries a reviewer reviews for, among the project's countries."""
     membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
     target = get_object_or_404(Membership.objects.select_related("user"), project=membership.project, pk=membership_id)
+    choices = review_country_choices(project=membership.project, current=target.countries)
+    form = ReviewCountriesForm(request.POST or None, choices=choices, initial={"countries": target.countries})
     status = 200
     if request.method == "POST":
-        countries = [line.strip() for line in request.POST.get("countries", "").splitlines()]
-        try:
-            member_set_countries(membership=target, countries=countries)
-        except DomainError as exc:
-            status = show_domain_error(request, exc)
+        if form.is_valid():
+            try:
+                member_set_countries(membership=target, countries=form.cleaned_data["countries"])
+            except DomainError as exc:
+                status = show_domain_error(request, exc)
+            else:
+                messages.success(request, gettext("Review countries saved."))
+                return redirect("member_countries", slug=slug, membership_id=target.pk)
         else:
-            messages.success(request, gettext("Review countries saved."))
-            return redirect("member_countries", slug=slug, membership_id=target.pk)
-    context = project_context(membership, target=target, countries="\n".join(target.countries))
+            status = 400
+    context = project_context(membership, target=target, form=form)
     return render(request, "annotation/member_countries.html", context, status=status)
 
 
@@ -140,50 +145,65 @@ def _parse_criteria(text: str) -> list[dict[str, str]]:
     return rows
 
 
-def _json_list(text: str, field: str) -> list:
-    try:
-        value = json.loads(text or "[]")
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(
-            gettext("%(field)s: not JSON (%(msg)s).") % {"field": field, "msg": exc.msg},
-            field_errors={field: [gettext("Not JSON.")]},
-        ) from None
-    return value
+def _item_formsets(request: HttpRequest, setup: ScreeningSetup | None):
+    if request.method == "POST":
+        return (
+            ScreeningItemFormSet(request.POST, prefix="training"),
+            ScreeningItemFormSet(request.POST, prefix="pilot"),
+        )
+    return (
+        ScreeningItemFormSet(initial=initial_rows(setup.training_items if setup else []), prefix="training"),
+        ScreeningItemFormSet(initial=initial_rows(setup.pilot_items if setup else []), prefix="pilot"),
+    )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def screening_setup(request: HttpRequest, slug: str) -> HttpResponse:
-    """An admin requires (or not) screening, training and pilot, and sets their items and pass mark."""
+    """An admin requires (or not) screening, training and pilot, and sets their items and pass mark.
+
+    "Preview" shows the items as an applicant will see them without saving anything."""
     membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
     project = membership.project
     setup = ScreeningSetup.objects.filter(project=project).first()
+    training_forms, pilot_forms = _item_formsets(request, setup)
     status = 200
+    preview = None
     if request.method == "POST":
-        try:
-            screening_configure(
-                project=project,
-                required=request.POST.get("required") == "on",
-                criteria=_parse_criteria(request.POST.get("criteria", "")),
-                training_items=_json_list(request.POST.get("training_items", ""), "training_items"),
-                pilot_items=_json_list(request.POST.get("pilot_items", ""), "pilot_items"),
-                pilot_pass=int(request.POST.get("pilot_pass") or 0),
-                max_attempts=int(request.POST.get("max_attempts") or 1),
-            )
-        except (DomainError, ValueError) as exc:
-            if isinstance(exc, ValueError):
-                exc = InvalidInput(gettext("Give whole numbers for the pass mark and the attempts."))
-            status = show_domain_error(request, exc)
+        if not (training_forms.is_valid() and pilot_forms.is_valid()):
+            messages.error(request, gettext("Some items are not valid; see the marked fields."))
+            status = 400
+        elif request.POST.get("action") == "preview":
+            preview = {"training": items_of(training_forms), "pilot": items_of(pilot_forms)}
         else:
-            messages.success(request, gettext("Screening saved."))
-            return redirect("screening_setup", slug=slug)
+            try:
+                screening_configure(
+                    project=project,
+                    required=request.POST.get("required") == "on",
+                    criteria=_parse_criteria(request.POST.get("criteria", "")),
+                    training_items=items_of(training_forms),
+                    pilot_items=items_of(pilot_forms),
+                    pilot_pass=int(request.POST.get("pilot_pass") or 0),
+                    max_attempts=int(request.POST.get("max_attempts") or 1),
+                )
+            except (DomainError, ValueError) as exc:
+                if isinstance(exc, ValueError):
+                    exc = InvalidInput(gettext("Give whole numbers for the pass mark and the attempts."))
+                status = show_domain_error(request, exc)
+            else:
+                messages.success(request, gettext("Screening saved."))
+                return redirect("screening_setup", slug=slug)
+    posted = request.POST if request.method == "POST" else None
     context = project_context(
         membership,
-        required=setup.required if setup else False,
-        criteria=_criteria_text(setup.criteria if setup else DEFAULT_CRITERIA),
-        training_items=json.dumps(setup.training_items if setup else [], ensure_ascii=False, indent=1),
-        pilot_items=json.dumps(setup.pilot_items if setup else [], ensure_ascii=False, indent=1),
-        pilot_pass=setup.pilot_pass if setup else 0,
-        max_attempts=setup.max_attempts if setup else 2,
+        required=(posted.get("required") == "on") if posted else (setup.required if setup else False),
+        criteria=posted.get("criteria", "")
+        if posted
+        else _criteria_text(setup.criteria if setup else DEFAULT_CRITERIA),
+        training_forms=training_forms,
+        pilot_forms=pilot_forms,
+        preview=preview,
+        pilot_pass=posted.get("pilot_pass", "") if posted else (setup.pilot_pass if setup else 0),
+        max_attempts=posted.get("max_attempts", "") if posted else (setup.max_attempts if setup else 2),
     )
     return render(request, "annotation/screening_setup.html", context, status=status)

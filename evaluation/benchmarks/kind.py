@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from annotation.errors import InvalidInput
 from annotation.models import Project
@@ -187,6 +188,7 @@ def _open_ended(parameters: dict[str, Any], spec: BenchmarkSpec, mode: str) -> b
 class Benchmark(RunKind):
     name = "benchmark"
     label = "Benchmark on the gold data"
+    title = gettext_lazy("Benchmark")
 
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         spec = _spec(project)

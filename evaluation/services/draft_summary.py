@@ -62,3 +62,14 @@ def _as_text(record: Any) -> str:
     if isinstance(record, str):
         return record
     return json.dumps(record, ensure_ascii=False, indent=1)
+
+
+CREATED_PER_PAGE = 50
+
+
+def created_page(run: Run, *, page: Any = None) -> dict[str, Any]:
+    """For the run page: one page of the items the run created, each with its concept and the model's
+    text (what it wrote, or each adaptation step's output). Two queries however large the run."""
+    created = GeneratedItem.objects.filter(run=run).only("pk", "item_id", "model", "concept_name", "steps")
+    shown: Page = Paginator(created.order_by("pk"), CREATED_PER_PAGE).get_page(page)
+    return {"page": shown, "rows": [(generated, _as_text(generated.steps)) for generated in shown.object_list]}

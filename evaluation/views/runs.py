@@ -16,12 +16,13 @@ from annotation.errors import DomainError
 from annotation.selectors import membership_for
 from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
 from evaluation.forms import ResponsesRunForm
+from evaluation.run_display import parameter_rows, run_title
 from evaluation.selectors import call_for_run, calls_for_run, run_for_project, runs_for_project
-from evaluation.services.draft_summary import DRAFT_KINDS, filtered_page
+from evaluation.services.draft_summary import DRAFT_KINDS, created_page, filtered_page
 from evaluation.services.runs import run_cancel, run_create, run_pause, run_resume, runs_sweep_shown
 from evaluation.task_types import task_type_pages
 
-RUNS_SHOWN = 50
+RUNS_PER_PAGE = 50
 CALLS_PER_PAGE = 100
 CONTROLS = {"pause": run_pause, "resume": run_resume, "cancel": run_cancel}
 CONTROL_DONE = {
@@ -54,11 +55,13 @@ def run_list(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.success(request, _("Run #%(pk)s started.") % {"pk": run.pk})
                 return redirect("llm_run_page", slug=slug, run_id=run.pk)
-    runs = list(runs_for_project(project=project)[:RUNS_SHOWN])
+    page = Paginator(runs_for_project(project=project), RUNS_PER_PAGE).get_page(request.GET.get("page"))
+    runs = list(page.object_list)
     if request.method == "GET" and runs_sweep_shown(runs=runs):
-        runs = list(runs_for_project(project=project)[:RUNS_SHOWN])
+        runs = list(Paginator(runs_for_project(project=project), RUNS_PER_PAGE).get_page(page.number).object_list)
+    titled = [(run, run_title(kind=run.kind, models=len(run.endpoints.all()))) for run in runs]
     pages = task_type_pages(project.task_type, project.slug)
-    context = project_context(membership, form=form, runs=runs, task_type_pages=pages)
+    context = project_context(membership, form=form, runs=titled, page=page, task_type_pages=pages)
     return render(request, "evaluation/run_list.html", context, status=status)
 
 
@@ -73,10 +76,20 @@ def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     template = "evaluation/run_page.html"
     if request.htmx:
         return render(request, f"{template}#progress", project_context(membership, run=run))
-    drafts = None
+    drafts = created = None
     if run.kind in DRAFT_KINDS:
         drafts = filtered_page(run, reason=request.GET.get("reason", "")[:40], page=request.GET.get("page"))
-    context = project_context(membership, run=run, endpoints=list(run.endpoints.all()), drafts=drafts)
+        created = created_page(run, page=request.GET.get("created_page"))
+    endpoints = list(run.endpoints.all())
+    context = project_context(
+        membership,
+        run=run,
+        endpoints=endpoints,
+        drafts=drafts,
+        created=created,
+        title=run_title(kind=run.kind, models=len(endpoints)),
+        parameters=parameter_rows(run.parameters),
+    )
     return render(request, template, context)
 
 

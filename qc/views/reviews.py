@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.forms import apply_domain_error
-from annotation.models import Item
+from annotation.models import Item, ProjectLanguage
 from annotation.selectors import item_for_member, membership_for
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, item_history, posted, previous_submitted_diff, project_context
@@ -117,6 +117,8 @@ def review_item(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
         history=history,
         previous=previous,
         changes=changes,
+        # Shown because "Wrong language" is an error type the reviewer may mark.
+        item_language=ProjectLanguage.objects.filter(project_id=item.project_id, code=item.language).first(),
         reviewable=item.status == Item.Status.SUBMITTED
         and item.author_id != request.user.pk
         and not (item.current_version and item.current_version.created_by_id == request.user.pk),

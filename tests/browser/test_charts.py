@@ -43,7 +43,7 @@ def test_dashboard_charts_render_with_their_names_and_numbers(new_page, transact
     box = bar.bounding_box()
     assert box["width"] > 20 and box["height"] > 5
     expect(page.locator("#agreement-reading")).to_have_text(
-        "All categories: alpha 0.353: low agreement (12 judgments)."
+        "All categories, judges only (the author is not counted): alpha 0.353: low agreement (12 judgments)."
     )
     # The numbers one click away.
     table = page.locator("#chart-agreement-table")

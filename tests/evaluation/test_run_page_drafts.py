@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from annotation.models import Item
 from evaluation.models import Run
+from evaluation.services.draft_summary import CREATED_PER_PAGE
 from evaluation.services.drafts import draft_create, filtered_record
 from evaluation.services.runs import run_create
 from tests.evaluation.helpers import make_endpoint, runs_stay_pending
@@ -99,3 +100,34 @@ def test_a_responses_run_has_no_drafts_section(csqa, llm_server):
     Run.objects.filter(pk=run.pk).update(project=csqa.project)
     page = _admin(csqa).get(reverse("llm_run_page", args=[csqa.project.slug, run.pk])).content.decode()
     assert 'id="run-drafts"' not in page
+
+
+def test_the_run_page_names_the_run_lists_its_parameters_and_pages_the_items_created(csqa, llm_server):
+    run = _run(csqa, llm_server)
+    Run.objects.filter(pk=run.pk).update(parameters={"max_tokens": 512, "categories": ["cat0", "cat1"]})
+    for n in range(CREATED_PER_PAGE + 3):
+        draft_create(
+            run=run,
+            call=None,
+            payload={"question": f"Soal {n} <i>miring</i>?", "choices": list("abcde"), "answer": "A"},
+            source=Item.Source.LLM_GEN,
+            model="m",
+            language="id",
+            concept_name=f"konsep{n}",
+            steps={"generate": {"question": f"Soal {n} <i>miring</i>?"}},
+        )
+    url = reverse("llm_run_page", args=[csqa.project.slug, run.pk])
+    client = _admin(csqa)
+
+    page = client.get(url).content.decode()
+    second = client.get(url, {"created_page": 2}).content.decode()
+    listing = client.get(reverse("llm_run_list", args=[csqa.project.slug])).content.decode()
+
+    assert '<h1 id="run-title">Generated questions, 1 model <span class="muted">' in page
+    # (jsonb keeps keys by length, then bytes)
+    assert '<dt>Categories</dt><dd dir="auto">cat0, cat1</dd><dt>Max tokens</dt><dd dir="auto">512</dd>' in page
+    assert page.count('class="created-text"') == CREATED_PER_PAGE
+    assert '<td dir="auto">konsep0</td>' in page
+    assert "&quot;question&quot;: &quot;Soal 0 &lt;i&gt;miring&lt;/i&gt;?&quot;" in page
+    assert second.count('class="created-text"') == 3 and '<td dir="auto">konsep52</td>' in second
+    assert "<td>Generated questions, 1 model</td>" in listing

@@ -102,7 +102,10 @@ def test_each_band_reads_as_krippendorff_puts_it(alpha, band, text):
 
 
 def test_an_undefined_figure_says_why_when_it_is_known():
-    assert agreement_reading(None, undefined_because=NO_VARIATION).text == "undefined: all answers agree"
+    assert (
+        agreement_reading(None, undefined_because=NO_VARIATION).text
+        == "undefined: the judges gave the same answer on every item"
+    )
     assert agreement_reading(None, undefined_because=TOO_FEW).text == (
         "undefined: too few judgments (no item has two to compare)"
     )

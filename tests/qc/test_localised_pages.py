@@ -188,7 +188,7 @@ def test_run_list_and_benchmark_pages_in_indonesian(csqa):
     )
     assert_localised(
         run_page,
-        shown=[f"<h1>Run #{run.pk} ", "<dt>Panggilan per detik</dt>", "Jeda", "Batalkan"],
+        shown=[f"Run #{run.pk}</span></h1>", "<dt>Panggilan per detik</dt>", "Jeda", "Batalkan"],
         gone=["Calls per second", ">Pause<", ">Cancel<"],
     )
 

@@ -80,6 +80,12 @@ class CulturalPromptTaskType(TaskType):
     settings_spec = SETTINGS
     authors_per_unit_default = 1
     judgment_keys = dict(judging.KEYS)
+
+    def judgment_keys_for(self, question: Any) -> dict[str, str]:
+        """1 to the number of responses this validator is shown (best + irrelevant, 2 to 9)."""
+        count = len(getattr(question, "options", ()) or ())
+        return {key: value for key, value in self.judgment_keys.items() if int(key) <= count}
+
     gold_policy = judging.POLICY
     agreement_level = "nominal"
 

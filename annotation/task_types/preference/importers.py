@@ -286,8 +286,9 @@ RESPONSE_LIMITS = (("prompt_id", MAX_ID), ("model", MODEL), ("text", RESPONSE))
 
 def parse_responses(data: bytes) -> tuple[list[tuple[int, str, str, str]], list[str]]:
     """Responses made elsewhere, for prompts already in the project: CSV or JSON Lines with prompt_id (the
-    prompt's id as exported: its external id, or its Gotong id), model and text. (rows as (line, prompt_id,
-    model, text), problems); an unreadable file raises ImportFileError."""
+    prompt's id as exported: its external id, else "<project slug>-<Gotong id>" or the bare Gotong id),
+    model and text. (rows as (line, prompt_id, model, text), problems); an unreadable file raises
+    ImportFileError."""
     rows, problems = [], []
     for number, row in _rows(io.BytesIO(data)):
         values = {name: _text(row.get(name)) for name in RESPONSE_COLUMNS}

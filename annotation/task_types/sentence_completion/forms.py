@@ -67,8 +67,11 @@ class CompletionAuthorForm(forms.Form):
 
     def subtopic_options(self) -> list[tuple[str, str, bool]]:
         """(topic, subtopic, selected) for every subtopic of the catalog: the template tags each option
-        with its topic so the page shows only the chosen topic's subtopics."""
+        with its topic so the page shows only the chosen topic's subtopics. A topic with one subtopic has
+        it preselected (static/js/task_types/sentence_completion/topics.js does the same on a change)."""
         topic, subtopic = self["topic"].value() or "", self["subtopic"].value() or ""
+        if topic and not subtopic and len(self.catalog.get(topic, [])) == 1:
+            subtopic = self.catalog[topic][0]
         return [(t, s, t == topic and s == subtopic) for t, subtopics in self.catalog.items() for s in subtopics]
 
     def completion_fields(self):

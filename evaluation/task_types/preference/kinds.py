@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from annotation.errors import InvalidInput
 from annotation.models import Item
 from annotation.services.judging import JUDGEABLE
@@ -60,6 +62,7 @@ def item_key(item_id: int) -> str:
 class PromptResponses(RunKind):
     name = RESPONSES
     label = "Responses to the project's prompts (one per prompt and endpoint)"
+    title = gettext_lazy("Responses to rate")
 
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         _project_check(project, "A response run")
@@ -151,6 +154,7 @@ def frozen_pairs(project: Any) -> list[dict[str, Any]]:
 class PairJudge(RunKind):
     name = JUDGE
     label = "LLM-as-judge over preference pairs (R3/mR3 prompt, both orders)"
+    title = gettext_lazy("LLM judge of preference pairs")
 
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         _project_check(project, "A judge run")

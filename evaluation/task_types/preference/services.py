@@ -94,7 +94,13 @@ def responses_import(*, project: Project, data: bytes) -> dict[str, int]:
     items = Item.objects.filter(project=project).select_related("current_version").order_by("pk")
     wanted = {prompt_id for _line, prompt_id, _model, _text in rows}
     by_external = {i.external_id: i for i in items.filter(external_id__in=wanted)}
-    by_pk = {str(i.pk): i for i in items.filter(pk__in=[w for w in wanted if w.isdigit()], external_id="")}
+    # A prompt without an external id is exported as "<slug>-<pk>" (qc.exports); its bare pk is accepted too.
+    prefix = f"{project.slug}-"
+    digits = {w: w.removeprefix(prefix) for w in wanted}
+    # ASCII and at most 18 digits: int() takes other scripts' digits, and PostgreSQL refuses a pk past bigint.
+    pks = {w: int(d) for w, d in digits.items() if d.isascii() and d.isdigit() and len(d) <= 18}
+    by_pk_value = {i.pk: i for i in items.filter(pk__in=set(pks.values()), external_id="")}
+    by_pk = {w: by_pk_value[pk] for w, pk in pks.items() if pk in by_pk_value}
     rated = set(
         Judgment.objects.filter(item__project=project, kind="rate").values_list("item_id", flat=True).distinct()
     )

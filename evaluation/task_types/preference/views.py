@@ -8,13 +8,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from annotation.errors import DomainError, InvalidInput
 from annotation.models import Membership
 from annotation.selectors import membership_for
-from annotation.services.members import member_set_group
+from annotation.services.members import members_set_groups
 from annotation.task_types.preference.export import PAIR_SHAPES
 from annotation.task_types.preference.judging import GROUPS
 from annotation.views.common import ADMIN_ONLY, REVIEW_ROLES, project_context, show_domain_error
@@ -43,15 +43,19 @@ def raters_page(request: HttpRequest, slug: str) -> HttpResponse:
     annotators = Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR).select_related("user")
     status = 200
     if request.method == "POST":
-        target = annotators.filter(pk=request.POST.get("membership") or 0).first()
-        if target is None:
-            raise Http404("No such annotator.")
+        # One save for the whole table: every "group-<membership id>" field posted.
+        prefix = "group-"
+        groups = {
+            int(k[len(prefix) :]): v
+            for k, v in request.POST.items()
+            if k.startswith(prefix) and k[len(prefix) :].isdigit()
+        }
         try:
-            member_set_group(membership=target, group=request.POST.get("group", ""))
+            changed = members_set_groups(project=project, groups=groups)
         except DomainError as exc:
             status = show_domain_error(request, exc)
         else:
-            messages.success(request, gettext("Group saved."))
+            messages.success(request, ngettext("%(n)s rater moved.", "%(n)s raters moved.", changed) % {"n": changed})
             return redirect("preference_raters", slug=slug)
     context = project_context(membership, raters=annotators.order_by("code", "user__username"), groups=GROUPS)
     return render(request, "evaluation/task_types/preference/raters.html", context, status=status)

@@ -205,37 +205,6 @@ def test_only_admitted_annotators_are_planned_work(world):
     assert open_work.count() == 40
 
 
-def test_an_admin_sets_up_screening_on_its_page(client):
-    import json as jsonlib
-
-    from annotation.models import Project, ScreeningSetup
-
-    world = make_world(slug="setup")
-    url = reverse("screening_setup", args=[world.project.slug])
-    client.force_login(world.admin)
-    form = client.get(url).content.decode()
-    assert "native_speaker: I am a native speaker" in form
-    data = {
-        "required": "on",
-        "criteria": "native_speaker: أنا متحدث أصلي\nhigh_school: لدي شهادة الثانوية",
-        "training_items": jsonlib.dumps(PRACTICE, ensure_ascii=False),
-        "pilot_items": jsonlib.dumps(PILOT, ensure_ascii=False),
-        "pilot_pass": "4",
-        "max_attempts": "3",
-    }
-
-    bad = client.post(url, {**data, "pilot_items": "[{"})
-    assert bad.status_code == 400 and not ScreeningSetup.objects.filter(project=world.project).exists()
-    client.post(url, data)
-
-    setup = ScreeningSetup.objects.get(project=world.project)
-    assert [c["code"] for c in setup.criteria] == ["native_speaker", "high_school"]
-    assert (len(setup.pilot_items), setup.pilot_pass, setup.max_attempts) == (5, 4, 3)
-    assert Project.objects.get(pk=world.project.pk).screening_required is True
-    client.force_login(world.authors["Egypt"][0])
-    assert client.get(url).status_code == 404
-
-
 def test_the_country_must_be_one_of_the_task_types_and_is_spelled_as_it_spells_it(world):
     user = world.authors["Egypt"][0]
     membership = _membership(world, user)

@@ -410,3 +410,18 @@ def test_project_page_links_to_the_pages_of_each_role(planned, client):
     assert not any(link in pages["reviewer"] for link in admin_links)
     assert all(link in pages["admin"] for link in admin_links)
     assert answer_link not in pages["admin"]
+
+
+def test_the_unsure_checkbox_says_what_ticking_it_means_and_never_reads_certain(planned, client):
+    w2 = planned.people[1]
+    client.force_login(w2)
+    first = Assignment.objects.filter(user=w2, kind="answer").order_by("position", "id").first()
+
+    html = client.get(_url(planned, first)).content.decode()
+
+    label = html[
+        html.index('<label class="toggle" for="id_uncertain">') : html.index("</label>", html.index("id_uncertain"))
+    ]
+    assert "Not sure: my answer may not be the one most people would give" in label
+    assert '<span class="when-uncertain">(marked unsure)</span> <kbd>U</kbd>' in label
+    assert "Certain" not in label

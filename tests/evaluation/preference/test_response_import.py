@@ -15,6 +15,7 @@ from django.test import Client
 from annotation.models import Assignment, Item, ItemVersion
 from evaluation.models import Run
 from evaluation.services.endpoints import endpoint_create
+from qc.exports import gold_rows
 from tests.annotation.task_types.preference.world import make_world, plan
 from tests.conftest import make_csqa_project
 
@@ -153,3 +154,30 @@ def test_the_command_refuses_a_project_that_takes_no_responses(tmp_path):
     with pytest.raises(CommandError, match="“qa” is a csqa project, which takes no imported responses."):
         call_command("import_responses", "qa", str(path))
     assert _state() == before
+
+
+def test_the_import_accepts_the_prompt_ids_the_export_writes():
+    """Round trip: the prompts' ids and responses as the project's export writes them come back in."""
+    world = make_world(raters_per_group=1)
+    Item.objects.filter(project=world.project).update(external_id="")  # prompts written on the pages
+    exported = [row for _split, row in gold_rows(project=world.project)]
+    lines = [
+        {"prompt_id": row["id"], "model": response["model"], "text": response["text"]}
+        for row in exported
+        for response in row["responses"]
+    ]
+    first = exported[0]["id"]
+    lines.append({"prompt_id": first, "model": "sealion-v3", "text": "Jawaban baru."})
+    data = "\n".join(json.dumps(line, ensure_ascii=False) for line in lines).encode()
+    client = Client()
+    client.force_login(world.admin)
+
+    response = client.post(
+        "/p/pref/preference-runs/", {"action": "import_responses", "file": SimpleUploadedFile("responses.jsonl", data)}
+    )
+
+    assert first == f"pref-{world.items[0].pk}"
+    assert response.status_code == 302
+    p0 = Item.objects.get(pk=world.items[0].pk).current_version
+    assert [(r["model"], r["text"]) for r in p0.payload["responses"]][-1] == ("sealion-v3", "Jawaban baru.")
+    assert ItemVersion.objects.filter(item__project=world.project, number=2).count() == 1

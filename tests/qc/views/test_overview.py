@@ -84,8 +84,8 @@ def test_dashboard_draws_the_charts_with_their_numbers_and_readings(client):
         )
     assert '<title id="chart-agreement-title">Agreement per category (Krippendorff\'s alpha)</title>' in html
     assert (
-        '<p class="reading reading-low" id="agreement-reading">All categories: alpha 0.353: low agreement '
-        "(12 judgments).</p>"
+        '<p class="reading reading-low" id="agreement-reading">All categories, judges only (the author is not '
+        "counted): alpha 0.353: low agreement (12 judgments).</p>"
     ) in html
     # The bars: alpha 3/13 and 6/11 of 360 units, the short reading after each; the numbers under the chart.
     assert 'class="chart-low" x="170" y="4.0" width="83.1" height="16" data-value="0.231"' in html
@@ -125,7 +125,7 @@ def test_report_page_gets_the_same_charts_and_readings(client):
 
     assert 'id="overview-heading">At a glance</h2>' in html
     assert 'id="chart-agreement" role="img"' in html
-    assert "All categories: alpha 0.353: low agreement (12 judgments)." in html
+    assert "All categories, judges only (the author is not counted): alpha 0.353: low agreement (12 judgments)." in html
     assert 'id="chart-progress" role="img"' in html
     assert "time-panel" not in html  # time spent and throughput are the dashboard's
     # The task type's own figures get their reading too.
@@ -217,3 +217,21 @@ def test_dashboard_queries_stay_the_same_as_the_project_grows(client, django_ass
 
     assert response.status_code == 200
     assert Judgment.objects.filter(project=world.project).count() == 12 * items_per_author
+
+
+def test_at_a_glance_says_its_undefined_figure_counts_the_judges_only(client):
+    # The judges answer A on both items; the authors answered C and D (the report's alpha with the author
+    # is defined: the panel must not read as if every answer agreed).
+    project, people = make_project(slug="glance", annotators=3, m=2)
+    first = make_item(project, people[0], answer="C")
+    second = make_item(project, people[0], concept="k2", answer="D")
+    for item in (first, second):
+        add_judgment(item, people[1], "A")
+        add_judgment(item, people[2], "A")
+
+    html = _html(client, project.memberships.get(role="admin").user, "report_page", "glance")
+
+    assert (
+        '<p class="reading reading-undefined" id="agreement-reading">All categories, judges only (the author is '
+        "not counted): undefined: the judges gave the same answer on every item (4 judgments).</p>"
+    ) in html

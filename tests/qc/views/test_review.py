@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -223,3 +225,32 @@ def test_annotators_have_no_review_pages(csqa, client):
     assert client.get(review_url(item)).status_code == 404
     assert client.post(review_url(item), decision(item, "approve")).status_code == 404
     assert db_snapshot() == before
+
+
+def test_review_page_shows_the_items_language(csqa, client):
+    item = submitted_item(csqa, VALID_PAYLOAD)
+    Item.objects.filter(pk=item.pk).update(language="id")
+    unset = submitted_item(csqa, VALID_PAYLOAD)
+    Item.objects.filter(pk=unset.pk).update(language="")
+    client.force_login(csqa.reviewer)
+
+    html = client.get(review_url(item)).content.decode()
+    unset_html = client.get(review_url(unset)).content.decode()
+
+    assert '<p class="muted" id="item-language">Language of this item: <strong>Indonesian (id)</strong></p>' in html
+    assert '<p class="muted" id="item-language">Language of this item: not given</p>' in unset_html
+
+
+def test_every_error_type_has_its_own_key_on_the_review_page(csqa, client):
+    item = submitted_item(csqa, VALID_PAYLOAD)
+    client.force_login(csqa.reviewer)
+
+    html = client.get(review_url(item)).content.decode()
+
+    keyed = re.findall(r'id="error-type-([a-z_]+)" data-hotkey="(.)"', html)
+    assert [key for _code, key in keyed] == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "w"]
+    assert len(keyed) == html.count('type="checkbox" name="error_types"') == 11
+    every_key = re.findall(r'data-hotkey="(.)"', html)
+    assert sorted(every_key) == sorted(["a", "r", "x", *[key for _code, key in keyed]])
+    assert '<kbd class="hotkey">W</kbd>' in html
+    assert "the key shown beside an error type ticks it." in html

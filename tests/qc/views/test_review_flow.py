@@ -133,7 +133,7 @@ def test_the_review_form_shows_its_keys(csqa, client):
     assert 'Approve <kbd class="hotkey">A</kbd>' in html
     assert 'Reject <kbd class="hotkey">X</kbd>' in html
     assert 'id="error-type-typo" data-hotkey="1" aria-keyshortcuts="1">' in html
-    assert html.count('<kbd class="hotkey">') == 3 + min(9, html.count('name="error_types"'))
+    assert html.count('<kbd class="hotkey">') == 3 + html.count('name="error_types"')  # every error type has a key
 
 
 def test_the_review_page_shows_the_writing_guidelines_in_a_drawer(csqa, client):

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation.errors import InvalidInput
 from annotation.models import Item
@@ -70,6 +70,7 @@ def payload_from_lines(text: str, answer: str) -> dict[str, Any] | None:
 class Adaptation(RunKind):
     name = NAME
     label = "Adaptation of English CommonsenseQA (LLM_ADAPT)"
+    title = gettext_lazy("Adapted questions")
 
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         if project is None or project.task_type != "csqa":

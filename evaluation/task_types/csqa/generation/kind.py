@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from annotation.errors import InvalidInput
 from annotation.models import Category, Concept, Item, Project
@@ -83,6 +83,7 @@ def _names(value: Any) -> list[str]:
 class Generation(RunKind):
     name = NAME
     label = "Direct generation (LLM_GEN)"
+    title = gettext_lazy("Generated questions")
 
     def clean_parameters(self, parameters: dict[str, Any], *, project: Any) -> dict[str, Any]:
         if project is None or project.task_type != "csqa":

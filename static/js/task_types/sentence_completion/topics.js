@@ -12,6 +12,9 @@
     }
     const chosen = subtopic.selectedOptions[0];
     if (chosen && chosen.value && chosen.disabled) subtopic.value = "";
+    // A topic with a single subtopic: nothing to choose, so it is chosen.
+    const choices = Array.from(subtopic.options).filter((option) => option.value && !option.disabled);
+    if (choices.length === 1 && !subtopic.value) subtopic.value = choices[0].value;
   }
   function bind(root) {
     const form = root.querySelector ? root.querySelector("#completion-author") : null;

@@ -154,3 +154,18 @@ def test_a_validators_order_is_stable_and_needs_the_servers_secret():
     assert seeds["one-secret"] != seeds["another-secret"]
     orders = {tuple(shuffled(["best", "irrelevant_1", "irrelevant_2", "irrelevant_3"], s)) for s in seeds.values()}
     assert len(orders) == 2
+
+
+def test_the_keyboard_panel_lists_only_the_keys_of_the_responses_shown(client):
+    world = make_kalahi_project(slug="keys", rows=1)
+    judging_plan(project=world.project)
+    assignment = Assignment.objects.filter(project=world.project, kind="validate").order_by("pk").first()
+    item = Item.objects.get(pk=assignment.target_item_id)
+    shown = 1 + len(item.current_version.payload["irrelevant"])
+    client.force_login(assignment.user)
+
+    html = client.get(f"/p/keys/judge/{assignment.pk}/").content.decode()
+
+    keys = ", ".join(str(n) for n in range(1, shown + 1))
+    assert f'<dd id="answer-keys-choose">{keys}</dd>' in html
+    assert shown < 9

@@ -75,6 +75,11 @@ def test_an_admin_asks_for_a_variant_and_the_writer_writes_it_with_the_base_pres
     assert re.search(r'<option value="01010001"[^>]*selected', page)
     assert re.search(r'<textarea name="user"[^>]*>\s*High school student ako.</textarea>', page)
     assert CONTEXT in page
+    # The unit gives the category and topic: kept as they are, not asked again.
+    assert '<input type="hidden" name="category" value="" id="id_category">' in page
+    assert '<input type="hidden" name="topic" value="" id="id_topic">' in page
+    assert '<select name="category"' not in page and '<input type="text" name="topic"' not in page
+    assert f'id="unit-topic">Category and topic: the unit\'s, <bdi>ethics</bdi> · <bdi>{UNIT}</bdi>.</p>' in page
 
     # Another base (or none) is refused, nothing saved; the requested base is saved.
     refused = writer.post(f"/p/kv-page/author/{assignment.pk}/", _form(""))

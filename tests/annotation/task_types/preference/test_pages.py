@@ -92,21 +92,46 @@ def test_an_incomplete_rating_is_refused_on_the_page_and_saves_nothing():
     assert not Judgment.objects.filter(user=rater).exists()
 
 
-def test_an_admin_sets_rater_groups_and_others_get_404():
-    world = make_world(raters_per_group=1)
-    membership = Membership.objects.get(project=world.project, user=world.raters["A"][0])
+def _groups(world):
+    return dict(
+        Membership.objects.filter(project=world.project, role="annotator").values_list("code", "group").order_by("code")
+    )
+
+
+def test_an_admin_sets_every_raters_group_in_one_save_and_others_get_404():
+    world = make_world(raters_per_group=2)
+    ids = dict(Membership.objects.filter(project=world.project, role="annotator").values_list("code", "pk"))
     admin = _client(world.admin)
 
-    page = admin.get("/p/pref/raters/")
-    saved = admin.post("/p/pref/raters/", {"membership": membership.pk, "group": "B"})
-    refused = admin.post("/p/pref/raters/", {"membership": membership.pk, "group": "no spaces"})
+    page = admin.get("/p/pref/raters/").content.decode()
+    saved = admin.post(
+        "/p/pref/raters/", {f"group-{ids['A1']}": "B", f"group-{ids['B2']}": "", f"group-{ids['A2']}": "A"}
+    )
 
-    assert page.status_code == 200 and "A1" in page.content.decode()
+    assert page.count('type="radio" name="group-') == 4 * 3
+    assert f'name="group-{ids["A1"]}" value="A" checked' in page
     assert saved.status_code == 302
-    assert refused.status_code == 400
-    membership.refresh_from_db()
-    assert membership.group == "B"
+    assert _groups(world) == {"A1": "B", "A2": "A", "B1": "B", "B2": ""}
+    assert "2 raters moved." in admin.get("/p/pref/raters/").content.decode()
     assert _client(world.raters["B"][0]).get("/p/pref/raters/").status_code == 404
+
+
+def test_one_bad_row_refuses_the_whole_save():
+    world = make_world(raters_per_group=2)
+    ids = dict(Membership.objects.filter(project=world.project, role="annotator").values_list("code", "pk"))
+    admin_membership = Membership.objects.get(project=world.project, user=world.admin)
+    admin = _client(world.admin)
+    before = _groups(world)
+
+    bad_group = admin.post("/p/pref/raters/", {f"group-{ids['A1']}": "B", f"group-{ids['A2']}": "no spaces"})
+    not_a_rater = admin.post("/p/pref/raters/", {f"group-{ids['A1']}": "B", f"group-{admin_membership.pk}": "A"})
+
+    assert bad_group.status_code == 400
+    assert "A group is at most 20 letters, digits, &#x27;-&#x27; or &#x27;_&#x27;." in bad_group.content.decode()
+    assert not_a_rater.status_code == 400
+    assert "Some of these raters are not annotators of this project." in not_a_rater.content.decode()
+    assert _groups(world) == before
+    assert Membership.objects.get(pk=admin_membership.pk).group == ""
 
 
 def test_pairs_download_and_statistics_page_after_rating():

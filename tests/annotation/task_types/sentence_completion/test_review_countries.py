@@ -1,9 +1,12 @@
 """A reviewer's countries are part of their membership: set by an admin on a page or through the API."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from annotation.models import Membership
+from annotation.task_types import get_task_type
 from tests.annotation.task_types.sentence_completion.world import make_world
 
 pytestmark = pytest.mark.django_db
@@ -14,9 +17,7 @@ def test_an_admin_sets_a_reviewers_countries_on_the_page_and_the_api(client):
     reviewer = Membership.objects.get(project=world.project, user=world.reviewers["Egypt"])
     client.force_login(world.admin)
 
-    client.post(
-        reverse("member_countries", args=[world.project.slug, reviewer.pk]), {"countries": "Egypt\n\nSudan\nEgypt"}
-    )
+    client.post(reverse("member_countries", args=[world.project.slug, reviewer.pk]), {"countries": ["Egypt", "Sudan"]})
     assert Membership.objects.get(pk=reviewer.pk).countries == ["Egypt", "Sudan"]
 
     url = f"/api/projects/{world.project.slug}/members/{reviewer.pk}/countries/"
@@ -31,7 +32,7 @@ def test_nobody_else_sets_them(client):
     reviewer = Membership.objects.get(project=world.project, user=world.reviewers["Egypt"])
     client.force_login(world.reviewers["Egypt"])
 
-    page = client.post(reverse("member_countries", args=[world.project.slug, reviewer.pk]), {"countries": "KSA"})
+    page = client.post(reverse("member_countries", args=[world.project.slug, reviewer.pk]), {"countries": ["KSA"]})
     api = client.put(
         f"/api/projects/{world.project.slug}/members/{reviewer.pk}/countries/",
         {"countries": ["KSA"]},
@@ -56,3 +57,21 @@ def test_the_members_page_links_the_reviewers_countries_and_the_nav_the_screenin
     for pk in linked:
         assert f'href="/p/{slug}/members/{pk}/countries/" id="countries-{pk}"' in html
     assert f'href="/p/{slug}/screening/setup/" id="nav-screening-setup"' in html
+
+
+def test_the_page_offers_the_task_types_countries_as_choices_and_refuses_any_other(client):
+    world = make_world()
+    reviewer = Membership.objects.get(project=world.project, user=world.reviewers["Egypt"])
+    url = reverse("member_countries", args=[world.project.slug, reviewer.pk])
+    client.force_login(world.admin)
+
+    page = client.get(url).content.decode()
+    refused = client.post(url, {"countries": ["Sudan", "Atlantis"]})
+
+    offered = re.findall(r'name="countries" value="([^"]+)"', page)
+    assert offered == list(get_task_type(world.project.task_type).countries)
+    assert re.findall(r'name="countries" value="([^"]+)"[^>]*checked', page) == ["Egypt"]
+    assert 'textarea name="countries"' not in page
+    assert refused.status_code == 400
+    assert "Atlantis is not one of this project&#x27;s countries." in refused.content.decode()
+    assert Membership.objects.get(pk=reviewer.pk).countries == ["Egypt"]

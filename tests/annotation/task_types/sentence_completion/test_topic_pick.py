@@ -15,6 +15,7 @@ from annotation.services.items import unit_save_draft, unit_submit
 from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from annotation.task_types import get_task_type
+from annotation.task_types.sentence_completion.forms import CompletionAuthorForm
 from qc.exports import gold_records
 from qc.services import review_claim_next, review_decide
 from tests.annotation.task_types.sentence_completion.data import payload
@@ -195,3 +196,15 @@ def test_the_report_export_and_benchmark_items_read_the_items_own_topic(tmp_path
     assert by_topic == {"Habits": {"written": 2, "rejected": 0, "discarded": 0, "kept": 2, "pending": 0}}
     assert [row["sub_topic"] for row in exported] == ["subtopic-03", "subtopic-07"]
     assert [(f["topic"], f["subtopic"]) for f in fields] == [("Habits", "subtopic-03"), ("Habits", "subtopic-07")]
+
+
+def test_a_topic_with_one_subtopic_has_it_preselected():
+    catalog = {"Food": ["Breakfast", "Feasts"], "Clothing": ["Clothing"]}
+
+    single = CompletionAuthorForm(initial={"topic": "Clothing"}, catalog=catalog)
+    several = CompletionAuthorForm(initial={"topic": "Food"}, catalog=catalog)
+    chosen = CompletionAuthorForm(initial={"topic": "Food", "subtopic": "Feasts"}, catalog=catalog)
+
+    assert [s for _t, s, selected in single.subtopic_options() if selected] == ["Clothing"]
+    assert [s for _t, s, selected in several.subtopic_options() if selected] == []
+    assert [s for _t, s, selected in chosen.subtopic_options() if selected] == ["Feasts"]
