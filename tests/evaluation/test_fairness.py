@@ -14,7 +14,7 @@ from evaluation.models import Run
 from evaluation.services.runs import run_create
 from qc.exports.runs import export_run_create
 from qc.models import ExportRun
-from tests.celery_workers import RedisServer, WorkerPool, use_broker
+from tests.celery_workers import WorkerPool, use_broker
 from tests.evaluation.helpers import make_endpoint, wait_for
 from tests.qc.helpers import add_judgment, make_item, make_project
 
@@ -22,16 +22,6 @@ pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
 RUNS = 25
 SLOW_MS = 1500
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 @pytest.fixture

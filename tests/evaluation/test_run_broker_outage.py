@@ -15,7 +15,7 @@ from django.db.models import Count
 from evaluation.benchmarks.report import benchmark_report
 from evaluation.models import Call, Prediction
 from evaluation.services.runs import run_create
-from tests.celery_workers import RedisServer, WorkerPool, use_broker
+from tests.celery_workers import WorkerPool, use_broker
 from tests.evaluation.benchmarks.world import choice_project
 from tests.evaluation.helpers import make_endpoint, run_finished, wait_for
 
@@ -24,16 +24,6 @@ pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 OUTAGE_SECONDS = 10
 CALLS = 20  # 5 items x 2 templates x 2 endpoints
 TEMPLATES = {"templates": ["question_choices", "helm"]}
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 @pytest.fixture

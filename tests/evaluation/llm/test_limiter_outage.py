@@ -16,20 +16,10 @@ from evaluation.llm.limiter import KeptSlot, LimiterUnavailable, Limits, RedisLi
 from evaluation.models import Call, Run
 from evaluation.results import INFRA_RETRY_SECONDS, results_write
 from evaluation.services.runs import run_create
-from tests.celery_workers import RedisServer, free_port
+from tests.celery_workers import free_port
 from tests.evaluation.helpers import make_endpoint, runs_stay_pending
 
 pytestmark = pytest.mark.celery
-
-
-@pytest.fixture
-def redis_server(tmp_path):
-    server = RedisServer(tmp_path)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def _limits() -> Limits:
