@@ -26,7 +26,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,9 +34,12 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import TEMPLATE_ENV, recreate_database  # noqa: E402
 from bench.goals import BENCHES, Bench, judge_goals  # noqa: E402
 
 BENCH_DIR = Path(__file__).resolve().parent
+ROOT = BENCH_DIR.parent
+TEMPLATE = "gotong_bench_template"
 DEFAULT_RESULTS = BENCH_DIR / "results.jsonl"
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/gotong"
 
@@ -69,12 +72,24 @@ def last_json_line(stdout: str) -> dict[str, Any] | None:
     return None
 
 
-def run_bench(bench: Bench, *, small: bool, bench_dir: Path, database: str, redis: str) -> Outcome:
+def prepare_template(database: str) -> str:
+    """A migrated database the benches' own are copied from (bench._common.recreate_database), made once."""
+    url = urlsplit(database)._replace(path=f"/{TEMPLATE}").geturl()
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test", "REDIS_URL": ""}
+    env.pop(TEMPLATE_ENV, None)
+    print(f"==> migrating {TEMPLATE}, the benches' template", file=sys.stderr, flush=True)
+    recreate_database(url)
+    subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "--verbosity=0"], env=env, check=True)
+    return TEMPLATE
+
+
+def run_bench(bench: Bench, *, small: bool, bench_dir: Path, database: str, redis: str, template: str = "") -> Outcome:
     args = bench.small_args if small else bench.args
     env = {
         **os.environ,
         "DATABASE_URL": database_url_for(database, bench),
         "REDIS_URL": redis if bench.needs_redis else "",
+        TEMPLATE_ENV: template,
     }
     env.pop("DJANGO_SETTINGS_MODULE", None)  # each bench chooses its own settings
     print(f"==> {bench.name} {' '.join(args)}", file=sys.stderr, flush=True)
@@ -132,7 +147,13 @@ def write_results(path: Path, outcomes: Sequence[Outcome], *, small: bool) -> No
             out.write(json.dumps(line, sort_keys=True) + "\n")
 
 
-def main(argv: Sequence[str] | None = None, *, benches: Sequence[Bench] = BENCHES, bench_dir: Path = BENCH_DIR) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    benches: Sequence[Bench] = BENCHES,
+    bench_dir: Path = BENCH_DIR,
+    prepare: Callable[[str], str] = prepare_template,
+) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--small", action="store_true", help="the CI size: proves each bench runs, judges nothing")
     parser.add_argument("--only", nargs="+", metavar="BENCH", choices=[b.name for b in benches])
@@ -148,8 +169,10 @@ def main(argv: Sequence[str] | None = None, *, benches: Sequence[Bench] = BENCHE
     if any(b.needs_redis for b in chosen) and not redis.startswith("redis://"):
         parser.error("llm_runs and benchmark_runs start Celery workers: set REDIS_URL=redis://...")
 
+    template = prepare(database)
     outcomes = [
-        run_bench(bench, small=options.small, bench_dir=bench_dir, database=database, redis=redis) for bench in chosen
+        run_bench(bench, small=options.small, bench_dir=bench_dir, database=database, redis=redis, template=template)
+        for bench in chosen
     ]
     print(format_table(table_rows(outcomes, small=options.small)))
     results = options.results or (None if options.small else DEFAULT_RESULTS)

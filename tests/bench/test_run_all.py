@@ -26,6 +26,10 @@ def server_url() -> str:
     return f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/gotong"
 
 
+def no_template(database: str) -> str:
+    return ""  # the scripts of these tests read no database
+
+
 def test_judge_reads_each_goal_of_the_bench():
     result = {"items_per_second": 9_999, "peak_mb": 120.5}
 
@@ -57,7 +61,9 @@ def test_a_bench_that_raises_fails_the_run(tmp_path, capsys):
     )
     results = tmp_path / "results.jsonl"
 
-    status = run_all.main(["--small", "--results", str(results)], benches=benches, bench_dir=tmp_path)
+    status = run_all.main(
+        ["--small", "--results", str(results)], benches=benches, bench_dir=tmp_path, prepare=no_template
+    )
 
     assert status == 1
     lines = [json.loads(line) for line in results.read_text().splitlines()]
@@ -72,8 +78,19 @@ def test_a_goal_not_met_fails_the_full_size_run(tmp_path):
     (tmp_path / "slow.py").write_text('import json\nprint(json.dumps({"seconds": 3.0}))\n')
     benches = (Bench("slow", "one", (Goal("seconds", "<", 2.0),)),)
 
-    assert run_all.main(["--results", str(tmp_path / "r.jsonl")], benches=benches, bench_dir=tmp_path) == 1
-    assert run_all.main(["--small", "--results", str(tmp_path / "r.jsonl")], benches=benches, bench_dir=tmp_path) == 0
+    assert (
+        run_all.main(["--results", str(tmp_path / "r.jsonl")], benches=benches, bench_dir=tmp_path, prepare=no_template)
+        == 1
+    )
+    assert (
+        run_all.main(
+            ["--small", "--results", str(tmp_path / "r.jsonl")],
+            benches=benches,
+            bench_dir=tmp_path,
+            prepare=no_template,
+        )
+        == 0
+    )
 
 
 @pytest.mark.postgres
