@@ -228,6 +228,7 @@ class Command(BaseCommand):
         for demo in demos:
             self.stdout.write(f"Demo project: {demo.name} ({demo.slug})")
         self.stdout.write(f"Demo accounts, all with the password: {password}")
+        width = max(len(username) for username, _, _ in rows)
         for username, role, detail in rows:
-            self.stdout.write(f"  {username:<10} {role:<14} {detail}")
+            self.stdout.write(f"  {username:<{width}} {role:<14} {detail}")
         self.stdout.write("")

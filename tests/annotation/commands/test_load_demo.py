@@ -154,10 +154,12 @@ def test_load_demo_creates_the_project_team_catalogue_and_balanced_plan():
     assert "Demo loaded." in output
     assert "all with the password: gotong-demo" in output
     for line in [
-        "  admin      admin          platform and project admin",
-        "  reviewer   reviewer       QC reviewer",
-        "  w1         annotator W1   West Java (Sundanese)",
-        "  w6         annotator W6   Bali (Balinese)",
+        # usernames padded to the longest, reviewer-morocco
+        "  admin            admin          platform and project admin",
+        "  reviewer         reviewer       QC reviewer",
+        "  reviewer-egypt   reviewer       QC reviewer for Egypt (demo-arabculture)",
+        "  w1               annotator W1   West Java (Sundanese)",
+        "  w6               annotator W6   Bali (Balinese)",
     ]:
         assert line in output
 
@@ -186,7 +188,7 @@ def test_load_demo_twice_changes_nothing_and_still_prints_the_accounts():
     assert (len(before["items"]), len(before["judgments"]), len(before["reviews"])) == (29, 30, 23)
     assert "The demo was already loaded; nothing changed." in output
     assert "all with the password: gotong-demo" in output
-    assert "  w3         annotator W3   East Java (Javanese)" in output
+    assert "  w3               annotator W3   East Java (Javanese)" in output
 
 
 @pytest.mark.django_db
