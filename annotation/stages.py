@@ -39,28 +39,35 @@ class StageCounts:
     judging_open: int  # the annotator's open judging assignments
 
 
-def _s(n: int, singular: str, plural: str, **values: object) -> str:
-    return ngettext(singular, plural, n) % {"n": n, **values}
+def _count(text: str, n: int, **values: object) -> str:
+    """`text` (ngettext's choice for n, called at each site so makemessages finds both forms) filled in."""
+    return text % {"n": n, **values}
 
 
 def _authoring(task_type: TaskType, role: str, counts: StageCounts, screening: bool) -> Stage:
     unit, units = task_type.unit_word, task_type.unit_words
     if role == ANNOTATOR:
         sent_back = counts.statuses.get("revision_requested", 0)
-        text = _s(
-            counts.units_open, "%(n)s %(unit)s waits for you", "%(n)s %(units)s wait for you", unit=unit, units=units
+        text = _count(
+            ngettext("%(n)s %(unit)s waits for you", "%(n)s %(units)s wait for you", counts.units_open),
+            counts.units_open,
+            unit=unit,
+            units=units,
         )
         if sent_back:
-            text += "; " + _s(sent_back, "%(n)s item was sent back to you", "%(n)s items were sent back to you")
+            text += "; " + _count(
+                ngettext("%(n)s item was sent back to you", "%(n)s items were sent back to you", sent_back), sent_back
+            )
         actions = [StageAction("author_queue", gettext("Open my queue")), StageAction("item_list", gettext("My items"))]
         if screening:
             actions.append(StageAction("screening_page", gettext("Screening, training and pilot")))
         return Stage("authoring", gettext("Authoring"), text, tuple(actions))
     if role == ADMIN:
-        text = _s(
+        text = _count(
+            ngettext(
+                "%(n)s %(unit)s waits for its author", "%(n)s %(units)s wait for their authors", counts.units_open
+            ),
             counts.units_open,
-            "%(n)s %(unit)s waits for its author",
-            "%(n)s %(units)s wait for their authors",
             unit=unit,
             units=units,
         )
@@ -74,10 +81,13 @@ def _authoring(task_type: TaskType, role: str, counts: StageCounts, screening: b
                 StageAction("project_skips", gettext("Skipped work")),
             ),
         )
-    text = _s(
+    text = _count(
+        ngettext(
+            "%(n)s item waits for revision by its author",
+            "%(n)s items wait for revision by their authors",
+            counts.statuses.get("revision_requested", 0),
+        ),
         counts.statuses.get("revision_requested", 0),
-        "%(n)s item waits for revision by its author",
-        "%(n)s items wait for revision by their authors",
     )
     return Stage(
         "authoring",
@@ -89,7 +99,7 @@ def _authoring(task_type: TaskType, role: str, counts: StageCounts, screening: b
 
 def _review(counts: StageCounts) -> Stage:
     n = counts.statuses.get("submitted", 0)
-    text = _s(n, "%(n)s submitted item waits for review", "%(n)s submitted items wait for review")
+    text = _count(ngettext("%(n)s submitted item waits for review", "%(n)s submitted items wait for review", n), n)
     return Stage(
         "review",
         gettext("Review"),
@@ -103,29 +113,36 @@ def _judging(rule: JudgingRule, role: str, counts: StageCounts, has_form: bool) 
     if role == ANNOTATOR:
         if not has_form:
             return None
-        text = _s(
+        text = _count(
+            ngettext(
+                "%(n)s item waits for you to %(verb)s", "%(n)s items wait for you to %(verb)s", counts.judging_open
+            ),
             counts.judging_open,
-            "%(n)s item waits for you to %(verb)s",
-            "%(n)s items wait for you to %(verb)s",
             verb=rule.verb,
         )
         return Stage("judging", activity, text, (StageAction("judge_queue", gettext("Open the queue")),))
     # Every judgment by round (one round for most protocols), with the judges' proposed corrections.
     rounds = (StageAction("judging_rounds", gettext("Judgments by round")),)
     if role == ADMIN:
-        text = _s(
+        text = _count(
+            ngettext(
+                "%(n)s approved item waits for %(activity)s",
+                "%(n)s approved items wait for %(activity)s",
+                counts.to_plan,
+            ),
             counts.to_plan,
-            "%(n)s approved item waits for %(activity)s",
-            "%(n)s approved items wait for %(activity)s",
             activity=activity.lower(),
         )
         plan = StageAction("crossanswer_plan", gettext("Plan %(activity)s") % {"activity": activity.lower()})
         return Stage("judging", activity, text, (plan, *rounds))
     n = counts.statuses.get("judged", 0)
-    text = _s(
+    text = _count(
+        ngettext(
+            "%(n)s item %(verb_past)s, waiting for its gold decision",
+            "%(n)s items %(verb_past)s, waiting for their gold decision",
+            n,
+        ),
         n,
-        "%(n)s item %(verb_past)s, waiting for its gold decision",
-        "%(n)s items %(verb_past)s, waiting for their gold decision",
         verb_past=rule.verb_past,
     )
     return Stage("judging", activity, text, rounds)
@@ -133,13 +150,17 @@ def _judging(rule: JudgingRule, role: str, counts: StageCounts, has_form: bool) 
 
 def _gold(counts: StageCounts) -> Stage:
     gold, excluded = counts.statuses.get("gold", 0), counts.statuses.get("excluded", 0)
-    text = _s(gold, "%(n)s gold item", "%(n)s gold items") + ", " + _s(excluded, "%(n)s excluded", "%(n)s excluded")
+    text = (
+        _count(ngettext("%(n)s gold item", "%(n)s gold items", gold), gold)
+        + ", "
+        + _count(ngettext("%(n)s excluded", "%(n)s excluded", excluded), excluded)
+    )
     return Stage("gold", gettext("Gold and report"), text, (StageAction("report_page", gettext("Report")),))
 
 
 def _export(task_type: TaskType, counts: StageCounts) -> Stage:
     n = counts.statuses.get("gold", 0)
-    text = _s(n, "%(n)s gold item to export", "%(n)s gold items to export")
+    text = _count(ngettext("%(n)s gold item to export", "%(n)s gold items to export", n), n)
     actions = [StageAction("export_page", gettext("Export"))]
     if task_type.importers():
         actions.append(StageAction("items_import_page", gettext("Import a file")))

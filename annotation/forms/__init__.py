@@ -118,7 +118,8 @@ def task_setting_fields(task_type: TaskType) -> dict[str, forms.Field]:
         if isinstance(spec, BoolSetting):
             field: forms.Field = forms.BooleanField(required=False, initial=spec.default)
         elif isinstance(spec, ChoiceSetting):
-            field = forms.ChoiceField(choices=[(c, c) for c in spec.choices], initial=spec.default)
+            labels = spec.choice_labels or spec.choices
+            field = forms.ChoiceField(choices=list(zip(spec.choices, labels, strict=True)), initial=spec.default)
         else:
             field = forms.IntegerField(min_value=spec.min_value, max_value=spec.max_value, initial=spec.default)
         field.label, field.help_text = label, spec.help

@@ -83,6 +83,8 @@ class ChoiceSetting:
     choices: tuple[str, ...]
     label: str = ""
     help: str = ""
+    # What a person reads for each choice, in the order of `choices` (the codes are stored, never shown).
+    choice_labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

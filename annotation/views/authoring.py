@@ -34,7 +34,15 @@ from annotation.services.drafts import work_draft_for
 from annotation.services.item_language import author_default_language, project_languages
 from annotation.services.items import EDITABLE, unit_save_draft, unit_submit
 from annotation.task_types import get_task_type, project_settings
-from annotation.views.common import AUTHOR_ROLES, SAVED, posted, project_context, revisions_for
+from annotation.views.common import (
+    AUTHOR_ROLES,
+    SAVED,
+    content_direction,
+    page_language,
+    posted,
+    project_context,
+    revisions_for,
+)
 from annotation.views.screening import gate_response
 
 AUTHOR = Assignment.Kind.AUTHOR
@@ -228,6 +236,8 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
         extra["catalog"] = unit_catalog(project=project, slot_key=task_type.plan_slot_key)
         initial = {**_planned_pick(task_type, item, assignment), **initial}
     form = task_type.form_class()(posted(request), initial=initial, **extra)
+    lang, direction = page_language(project)
+    content_direction(form, lang=lang, direction=direction)
     # Issue 13: the autosaved draft comes back into the form (a submitted item shows read-only instead).
     draft = work_draft_for(assignment=assignment)
     if draft is not None and not form.is_bound:

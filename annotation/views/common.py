@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest
 
@@ -41,6 +42,17 @@ def page_language(project: Project) -> tuple[str, str]:
     containers and the page's base direction."""
     row = project.languages.order_by("position", "code").values_list("code", "direction").first()
     return (row[0], row[1] or "ltr") if row else ("", "ltr")
+
+
+def content_direction(form: forms.Form, *, lang: str, direction: str) -> None:
+    """The form's text fields (what an author or a judge writes: item text, justifications, comments) take
+    the project language's `lang` and direction; its labels and buttons keep the interface's."""
+    for field in form.fields.values():
+        widget = field.widget
+        if isinstance(widget, (forms.Textarea, forms.TextInput)) and not widget.is_hidden:
+            widget.attrs["dir"] = direction or "auto"
+            if lang:
+                widget.attrs["lang"] = lang
 
 
 def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ MAX_SEARCH = 200
 class FilterChoices:
     categories: list[tuple[int, str]]
     languages: list[tuple[str, str, str]]  # (code, name, direction)
-    members: list[tuple[int, str, str]]  # (user id, username, role): whom bulk re-assign may name
+    members: list[tuple[int, str, str]]  # (user id, username, role's label): whom bulk re-assign may name
 
     @property
     def language_names(self) -> dict[str, str]:
@@ -43,11 +43,12 @@ def item_filter_choices(membership: Membership) -> FilterChoices:
             .order_by("position", "code")
             .values_list("code", "name", "direction")
         ),
-        members=list(
-            Membership.objects.filter(project=project, is_active=True)
+        members=[
+            (user_id, username, Membership.Role(role).label)
+            for user_id, username, role in Membership.objects.filter(project=project, is_active=True)
             .order_by("user__username")
             .values_list("user_id", "user__username", "role")
-        )
+        ]
         if membership.role != Membership.Role.ANNOTATOR
         else [],
     )

@@ -35,7 +35,15 @@ from annotation.services.judging import judging_plan
 from annotation.services.undo import judgment_change
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule, TaskType
-from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, SAVED, project_context, show_domain_error
+from annotation.views.common import (
+    ADMIN_ONLY,
+    AUTHOR_ROLES,
+    SAVED,
+    content_direction,
+    page_language,
+    project_context,
+    show_domain_error,
+)
 from annotation.views.screening import gate_response
 
 OPEN = (Assignment.Status.PENDING, Assignment.Status.ACTIVE)
@@ -136,6 +144,8 @@ def judge_item(
         item_id=assignment.target_item_id, user=request.user, kind=rule.kind, task_type_name=project.task_type
     )
     form = form_class(request.POST or None, initial=form_class.initial_for(previous))
+    lang, direction = page_language(project)
+    content_direction(form, lang=lang, direction=direction)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:

@@ -10,18 +10,25 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from annotation.models import Project
+from annotation.models import Item, Project
 from annotation.task_types.base import BenchmarkSpec
 from evaluation.benchmarks.dataset import SOURCES
 from evaluation.benchmarks.kind import CUSTOM_PREFIX, MODES
 from evaluation.benchmarks.likelihood import NORMALISATIONS
 from evaluation.models import Endpoint, PromptTemplate
 
+# What the page calls each code of the run's parameters (the codes are what the run stores).
+MODE_LABELS = {"chat": _("Chat"), "completion": _("Completion"), "likelihood": _("Likelihood")}
+NORMALISATION_LABELS = {"tokens": _("Per token"), "bytes": _("Per UTF-8 byte"), "none": _("None")}
+
 
 def template_choices(spec: BenchmarkSpec, project: Project) -> list[tuple[str, str]]:
     """The task type's built-in templates, then the project's own (PromptTemplate "benchmark:<name>")."""
     builtin = [
-        (t.name, f"{t.label}{' (open-ended)' if t.open_ended else ''}{f' — {t.source}' if t.source else ''}")
+        (
+            t.name,
+            f"{t.label}{' ' + gettext('(open-ended)') if t.open_ended else ''}{f' — {t.source}' if t.source else ''}",
+        )
         for t in spec.templates
     ]
     custom = [
@@ -59,7 +66,7 @@ class BenchmarkForm(forms.Form):
     sources = forms.MultipleChoiceField(
         label=_("Sources"),
         required=False,
-        choices=[(s, s) for s in SOURCES],
+        choices=[(s, Item.Source(s).label) for s in SOURCES],
         widget=forms.CheckboxSelectMultiple,
         help_text=_("None chosen: every source."),
     )
@@ -67,7 +74,7 @@ class BenchmarkForm(forms.Form):
         label=_("Split"), required=False, max_length=40, help_text=_("Only items of this export split.")
     )
     language = forms.ChoiceField(required=False, label=_("Prompt language"))
-    mode = forms.ChoiceField(label=_("Mode"), choices=[(m, m) for m in MODES], initial="chat")
+    mode = forms.ChoiceField(label=_("Mode"), choices=[(m, MODE_LABELS[m]) for m in MODES], initial="chat")
     open_ended = forms.BooleanField(required=False, label=_("Open-ended (reviewers judge the replies)"))
     temperature = forms.FloatField(label=_("Temperature"), required=False, min_value=0, max_value=2, initial=0)
     max_tokens = forms.IntegerField(label=_("Max tokens"), required=False, min_value=1, max_value=32000, initial=32)
@@ -77,7 +84,7 @@ class BenchmarkForm(forms.Form):
     normalisation = forms.ChoiceField(
         label=_("Normalisation"),
         required=False,
-        choices=[(n, n) for n in NORMALISATIONS],
+        choices=[(n, NORMALISATION_LABELS[n]) for n in NORMALISATIONS],
         initial="tokens",
         help_text=_("Likelihood mode: divide an option's log-probability by its tokens, its UTF-8 bytes, or nothing."),
     )
@@ -103,7 +110,7 @@ class BenchmarkForm(forms.Form):
         if not any(t.open_ended for t in spec.templates):
             del self.fields["open_ended"]
         if spec.kind != "choice":  # likelihood scores options; a label task type has none
-            self.fields["mode"].choices = [(m, m) for m in MODES if m != "likelihood"]
+            self.fields["mode"].choices = [(m, MODE_LABELS[m]) for m in MODES if m != "likelihood"]
             del self.fields["normalisation"], self.fields["prompt_prefix"]
 
     def parameters(self) -> dict[str, Any]:

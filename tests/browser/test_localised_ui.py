@@ -36,7 +36,7 @@ def test_an_indonesian_user_sees_indonesian_on_every_page_of_the_flow(new_page, 
             ["Pilihan A–E: tandai yang benar", "Lewati yang ini"],
             "Skip this one",
         ),
-        ("annotator", f"{p}/items/", ["Butir saya", "Saring", "Pertanyaan"], "Filter"),
+        ("annotator", f"{p}/items/", ["Butir saya", "Saring", "Konsep", "Butir"], "Filter"),
         ("annotator", f"{p}/judge/{judging.pk}/", ["Jawab pertanyaan", "Papan ketik", "Jawaban Anda"], "Keyboard"),
         ("reviewer", f"{p}/review/", ["Antrean tinjauan", "Tinjau berikutnya"], "Review next"),
         ("reviewer", f"{p}/review/{submitted.pk}/", ["Simpan keputusan", "Kembali ke antrean"], "Back to the queue"),
@@ -74,7 +74,9 @@ def test_the_arabic_interface_is_right_to_left_and_the_content_keeps_its_directi
             assert page.eval_on_selector(selector, DIRECTION) == "rtl", (path, selector)
     assert "قائمتي" in page.evaluate(TEXT)
 
-    # The project is Indonesian: the authoring form (its content) stays left to right, marked as Indonesian.
-    assert page.get_attribute("#author-form", "lang") == "id"
-    assert page.eval_on_selector("#author-form", DIRECTION) == "ltr"
+    # The project is Indonesian: the form's controls follow the interface (right to left), the fields the
+    # author writes the item in stay left to right, marked as Indonesian.
+    assert page.eval_on_selector("#author-form", DIRECTION) == "rtl"
+    assert page.get_attribute("#id_question", "lang") == "id"
+    assert page.eval_on_selector("#id_question", DIRECTION) == "ltr"
     assert page.eval_on_selector("#submit-item", "el => el.innerText").startswith("إرسال")

@@ -58,8 +58,10 @@ def test_author_review_and_peer_verify_in_arabic(new_page, tmp_path):
     page.select_option("#id_subtopic", subtopics[1])
     page.check("input[name=relevant_to_this_country][value=yes]")
     page.check("input[name=relevant_to_other_countries][value=no]")
-    _assert_rtl(page, "#author-form", "#completion-author", "#field-topic", "#field-subtopic")
-    assert page.get_attribute("#completion-author", "lang") == "ar"
+    # The item's fields are right to left; the form's labels and buttons follow the interface (English).
+    _assert_rtl(page, "#id_premise", "#id_completion_a")
+    assert _direction(page, "#author-form") == "ltr"
+    assert page.get_attribute("#id_premise", "lang") == "ar"
     page.screenshot(path=str(tmp_path / "1-author.png"), full_page=True)
     with page.expect_navigation():
         page.click("#submit-item")
@@ -93,7 +95,8 @@ def test_author_review_and_peer_verify_in_arabic(new_page, tmp_path):
     verifier.wait_for_url(re.compile(rf"/p/ac/judge/{assignment.pk}/$"))
     expect(verifier.locator("#question")).to_contain_text(PREMISE)
     expect(verifier.locator("#answer-form")).not_to_contain_text("correct")
-    _assert_rtl(verifier, "#answer-form", "#completion-peer")
+    _assert_rtl(verifier, "#question", "#id_comment")
+    assert _direction(verifier, "#answer-form") == "ltr"
     verifier.screenshot(path=str(tmp_path / "3-peer.png"), full_page=True)
     item.refresh_from_db()
     letter = peer_letter(world, item, right=True)

@@ -134,6 +134,7 @@ def test_released_drafts_become_qc_items_with_exact_counts_and_corrections_give_
     assert report.yield_table == [
         {
             "source": "llm_gen",
+            "source_label": "LLM generated",
             "model": MODEL,
             "total": 980,
             "outcomes": {"approved_unchanged": 170, "approved_revised": 110, "rejected": 0, "unreviewed": 700},

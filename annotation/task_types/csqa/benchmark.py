@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from annotation.task_types.base import BenchmarkItem, BenchmarkSpec, BenchmarkTemplate, ExportRecord
 from annotation.task_types.csqa.payload import LABELS
 
-SOURCE = "Putri et al. 2024, Appendix F (Zero-Shot Benchmark Prompts)"
+SOURCE = gettext_lazy("Putri et al. 2024, Appendix F (Zero-Shot Benchmark Prompts)")
 _OPTIONS = "".join(f"{label}. {{{{ choice_{label.lower()} }}}}\n" for label in LABELS)
 
 TEMPLATES = (
@@ -47,7 +47,7 @@ TEMPLATES = (
         name="open_ended",
         label=gettext_lazy("Open-ended (the question alone, no options; reviewers judge the replies)"),
         text="{{ question }}",
-        source="Putri et al. 2024, Section 7.1 (Multiple-Choice vs. 'Free' Generation)",
+        source=gettext_lazy("Putri et al. 2024, Section 7.1 (Multiple-Choice vs. 'Free' Generation)"),
         open_ended=True,
     ),
 )
@@ -60,7 +60,10 @@ SPEC = BenchmarkSpec(
     gold_keys=("author", "majority"),
     templates=TEMPLATES,
     fields=FIELDS,
-    gold_key_labels={"author": "The author's answer", "majority": "The answerers' majority answer"},
+    gold_key_labels={
+        "author": gettext_lazy("The author's answer"),
+        "majority": gettext_lazy("The answerers' majority answer"),
+    },
 )
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from annotation import limits
 from annotation.annotators import code_sort_key
 from annotation.errors import InvalidInput
@@ -695,8 +697,8 @@ _LABEL_SET = frozenset(LABELS)
 
 class IdCsqaImporter(Importer):
     name = "id-csqa"
-    label = "id-csqa HUMAN_GEN (JSON array or JSON Lines)"
-    help = (
+    label = gettext_lazy("id-csqa HUMAN_GEN (JSON array or JSON Lines)")
+    help = gettext_lazy(
         "Every row becomes an approved item written by the one annotator (Wk) missing from its answers; "
         "every answer becomes a judgment with its flags and reason."
     )

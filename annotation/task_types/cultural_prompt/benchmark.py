@@ -36,7 +36,7 @@ TEMPLATES = (
         name="chatml",
         label=gettext_lazy("Assistant reply (ChatML; start the run with prompt_prefix <|im_start|>)"),
         text="user\n{{ prompt }}<|im_end|>\n<|im_start|>assistant\n",
-        source="Montalan et al. 2024, section 4.2: the model's default chat template",
+        source=gettext_lazy("Montalan et al. 2024, section 4.2: the model's default chat template"),
         modes=("likelihood",),
         modes_note=(
             "it writes out the model's chat format, which a chat endpoint applies itself, and it shows no "
@@ -54,7 +54,7 @@ TEMPLATES = (
         name="open_ended",
         label=gettext_lazy("Open-ended reply"),
         text="{{ prompt }}",
-        source="Montalan et al. 2024, section 4.2 (open-ended generation)",
+        source=gettext_lazy("Montalan et al. 2024, section 4.2 (open-ended generation)"),
         open_ended=True,
     ),
 )
@@ -65,7 +65,7 @@ SPEC = BenchmarkSpec(
     gold_keys=("best",),
     templates=TEMPLATES,
     fields=("prompt", "category", "topic"),
-    gold_key_labels={"best": "The writers' best response (MC1 among best + irrelevant)"},
+    gold_key_labels={"best": gettext_lazy("The writers' best response (MC1 among best + irrelevant)")},
 )
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from annotation.importing.records import (
     BinaryStream,
     FileScan,
@@ -116,8 +118,8 @@ def _code(value: Any) -> str:
 
 class KalahiImporter(Importer):
     name = "kalahi"
-    label = "KALAHI prompts (CSV, responses separated by ;)"
-    help = (
+    label = gettext_lazy("KALAHI prompts (CSV, responses separated by ;)")
+    help = gettext_lazy(
         "prompt_variation_id, prompt_id, category, topic, prompt, best_answer, relevant_answers, "
         "irrelevant_answers (responses separated by ;); our export's user, context, personal_situation, "
         "instruction, author and validations columns are read when present."

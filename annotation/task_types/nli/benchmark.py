@@ -42,7 +42,7 @@ SPEC = BenchmarkSpec(
     gold_keys=("gold",),
     templates=TEMPLATES,
     fields=("premise", "hypothesis", "category"),
-    gold_key_labels={"gold": "The gold label (chosen by three)"},
+    gold_key_labels={"gold": gettext_lazy("The gold label (chosen by three)")},
     human_no_majority="entailment",
 )
 

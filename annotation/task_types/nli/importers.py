@@ -20,6 +20,8 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from annotation.importing.records import (
     BinaryStream,
     FileScan,
@@ -102,8 +104,8 @@ class _Ids:
 
 class IndoNliImporter(Importer):
     name = "indonli"
-    label = "IndoNLI release (JSON Lines)"
-    help = (
+    label = gettext_lazy("IndoNLI release (JSON Lines)")
+    help = gettext_lazy(
         "pair_id, premise_id, premise, hypothesis, label, data_split, annotator_type, sentence_size; "
         "author_label and annotation_round where present. The author's label is author_label when given, "
         "else label; the released label, split and annotator type are kept with the item."
@@ -171,8 +173,8 @@ def _indonli_record(row: IndoNliRow, external_id: str) -> ImportRecord:
 
 class MnliImporter(Importer):
     name = "mnli"
-    label = "MNLI/SNLI-style JSON Lines (label1..label5, gold_label)"
-    help = (
+    label = gettext_lazy("MNLI/SNLI-style JSON Lines (label1..label5, gold_label)")
+    help = gettext_lazy(
         "sentence1 (premise), sentence2 (hypothesis), label1 (the author's) .. label5, gold_label, pairID, "
         "promptID, genre. label2 and label3 become round-1 labels, label4 round 2, label5 round 3, each only "
         "when the protocol would have asked for it; imported annotators L2..L5 give them."

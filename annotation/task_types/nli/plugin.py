@@ -129,7 +129,7 @@ class NliTaskType(TaskType):
     def author_summary(self, payloads: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
         return {"expert": is_expert(settings), "hypotheses": len(payloads), "tags": payload.tag_spread(payloads)}
 
-    units_help = (
+    units_help = _(
         "Premises, as CSV with a header text,source,topic,document_id (premise_id optional) or JSON Lines "
         "with the same keys. source is wiki, news or web; each document gives at most the project's "
         "premises per document, and a premise has at most its word limit. The sentence size is computed."

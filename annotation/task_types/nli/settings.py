@@ -19,7 +19,12 @@ ANNOTATOR_TYPES = (LAY, EXPERT)
 VALIDATION_PERCENT_DEFAULT = {LAY: 30, EXPERT: 100}
 
 SETTINGS = {
-    "annotator_type": ChoiceSetting(label=gettext_lazy("Annotator type"), default=LAY, choices=ANNOTATOR_TYPES),
+    "annotator_type": ChoiceSetting(
+        label=gettext_lazy("Annotator type"),
+        default=LAY,
+        choices=ANNOTATOR_TYPES,
+        choice_labels=(gettext_lazy("Lay"), gettext_lazy("Expert")),
+    ),
     # of the approved pairs, the share (in percent) sent to validation, sampled from the project's seed
     "validation_percent": IntSetting(
         label=gettext_lazy("Validation percent"), default=VALIDATION_PERCENT_DEFAULT[LAY], min_value=0, max_value=100

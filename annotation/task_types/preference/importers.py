@@ -21,7 +21,7 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from annotation import limits
 from annotation.importing.jsonstream import json_rows
@@ -97,8 +97,8 @@ def _prompt_key(domain: str, text: str) -> str:
 
 class IndoPrefImporter(Importer):
     name = "indopref"
-    label = "IndoPref release (pairs: JSON Lines or CSV)"
-    help = (
+    label = gettext_lazy("IndoPref release (pairs: JSON Lines or CSV)")
+    help = gettext_lazy(
         "id, domain, language, input, response_1, response_2, actual_score (model_1, model_2 optional). Rows "
         "with the same domain and input become one prompt; each row is a human preference between two of its "
         "responses."
@@ -224,8 +224,8 @@ def _indopref_record(key: str, prompt: dict[str, Any]) -> ImportRecord:
 
 class PromptsImporter(Importer):
     name = "preference-prompts"
-    label = "Prompts to rate (CSV or JSON Lines)"
-    help = "id, category, prompt, input; JSON Lines may add responses: [{model, text}]."
+    label = gettext_lazy("Prompts to rate (CSV or JSON Lines)")
+    help = gettext_lazy("id, category, prompt, input; JSON Lines may add responses: [{model, text}].")
     judgment_kind = "rate"
     judgments_word = "ratings"
     skipping_codes = SKIPPING

@@ -26,12 +26,14 @@ SETTINGS = {
         "none",
         ("none", "best_picks"),
         label=gettext_lazy("Ties"),
+        choice_labels=(gettext_lazy("No pair"), gettext_lazy("The response picked best more often wins")),
         help=gettext_lazy("none: a tie gives no pair. best_picks: the response more raters picked as the best wins."),
     ),
     "rubric_language": ChoiceSetting(
         "id",
         ("id", "en"),
         label=gettext_lazy("Rubric language"),
+        choice_labels=(gettext_lazy("Indonesian"), gettext_lazy("English")),
         help=gettext_lazy(
             "The rubric's language on the rating page; the other language is folded under it. The scales' "
             "anchor words follow each rater's interface language."

@@ -15,11 +15,14 @@ templates are its strings with `{{ field }}` in place of `{field}` and of the `{
 
 from __future__ import annotations
 
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
+
 from annotation.task_types.base import BenchmarkItem, BenchmarkSpec, BenchmarkTemplate, ExportRecord
 from annotation.task_types.sentence_completion.payload import LETTERS
 from annotation.task_types.sentence_completion.places import ARABIC_KEYS, ARABIC_NAMES, ENGLISH_KEYS
 
-SOURCE = "lm-evaluation-harness, tasks arab_culture (prompts.py) and arab_culture_completion"
+SOURCE = gettext_lazy("lm-evaluation-harness, tasks arab_culture (prompts.py) and arab_culture_completion")
 
 _AR_HEAD = "\nمهمتك هي اختيار الخيار الأنسب ثقافياً بناءً على السياق المقدم أدناه.\n\n"
 _AR_LOCATED = "يرجى مراعاة الفروق الثقافية للموقع المحدد واختيار الإجابة الأكثر ملاءمة من الخيارات المتاحة.\n"
@@ -53,16 +56,18 @@ def _prompt(lang: str, context: str, *, mcq: bool) -> str:
     return text + options + "\n" if mcq else text  # the harness's "{choices}\n": a blank line closes the list
 
 
-CONTEXT_LABELS = {"none": "no location", "region": "region", "country": "region + country"}
-LANGUAGE_LABELS = {"en": "English", "ar": "Arabic"}
+MODE_LABELS = {"mcq": gettext_lazy("MCQ"), "completion": gettext_lazy("Completion (likelihood mode)")}
+CONTEXT_LABELS = {
+    "none": gettext_lazy("no location"),
+    "region": gettext_lazy("region"),
+    "country": gettext_lazy("region + country"),
+}
+LANGUAGE_LABELS = {"en": gettext_lazy("English prompt"), "ar": gettext_lazy("Arabic prompt")}
 
 TEMPLATES = tuple(
     BenchmarkTemplate(
         name=f"{mode}_{lang}_{context}",
-        label=(
-            f"{'MCQ' if mode == 'mcq' else 'Completion (likelihood mode)'}, {LANGUAGE_LABELS[lang]} prompt, "
-            f"{CONTEXT_LABELS[context]}"
-        ),
+        label=format_lazy("{}, {}, {}", MODE_LABELS[mode], LANGUAGE_LABELS[lang], CONTEXT_LABELS[context]),
         text=_prompt(lang, context, mcq=mode == "mcq"),
         source=SOURCE,
     )
@@ -90,7 +95,7 @@ SPEC = BenchmarkSpec(
     gold_keys=("author",),
     templates=TEMPLATES,
     fields=FIELDS,
-    gold_key_labels={"author": "The author's marked completion (kept by the peer of the same country)"},
+    gold_key_labels={"author": gettext_lazy("The author's marked completion (kept by the peer of the same country)")},
 )
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from annotation.importing.records import (
     BinaryStream,
     FileScan,
@@ -68,8 +70,8 @@ def _topic(sub_topic: str) -> str:
 
 class ArabCultureImporter(Importer):
     name = "arabculture"
-    label = "ArabCulture release (JSON Lines)"
-    help = (
+    label = gettext_lazy("ArabCulture release (JSON Lines)")
+    help = gettext_lazy(
         "worker_id, sample_id, sub_topic, first_statement, options{arabic_keys, english_keys, text}, "
         "answer_key{arabic_answer_key, english_answer_key}, relevant_to_this_country, "
         "relevant_to_other_countries, should_discard, country, region. worker_id names the author; "

@@ -10,6 +10,7 @@ SETTINGS = {
         label=gettext_lazy("Script"),
         default="arabic",
         choices=("arabic", "any"),
+        choice_labels=(gettext_lazy("Arabic"), gettext_lazy("Any")),
         help=gettext_lazy("The script premise and completions are written in (arabic: most letters Arabic)."),
     ),
     # Stage 1 and stage 2 stay inside the author's country (the paper's national review and peer check).

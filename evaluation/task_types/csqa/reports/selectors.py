@@ -96,6 +96,7 @@ def human_vs_llm(*, project: Project, examples: int = EXAMPLES) -> HumanVsLLM:
         table.append(
             {
                 "source": source,
+                "source_label": Item.Source(source).label,
                 "model": model,
                 "total": counts.total,
                 "outcomes": {outcome: counts.outcomes[outcome] for outcome in OUTCOMES},
