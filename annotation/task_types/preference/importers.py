@@ -8,7 +8,8 @@
   response was shown first). actual_score: "Response 1" / "Response 2", 1 / 2, "Respon 1" / "Respon 2",
   "response_1" / "response_2". Prompts come in approved (released data), ready for judge runs.
 - "preference-prompts": prompts to rate, CSV (id, category, prompt, input) or JSON Lines with the same keys
-  and optionally "responses": [{"model", "text"}]. They come in approved.
+  and optionally "responses": [{"model", "text"}]. They come in approved. "domain" (what the gold export
+  writes) stands for "category"; the export's ratings and pairs are not read (the prompts are rated anew).
 
 A line that is not JSON (or a CSV without the needed columns) refuses the file; a row without its
 needed values is skipped and reported.
@@ -225,7 +226,7 @@ def _indopref_record(key: str, prompt: dict[str, Any]) -> ImportRecord:
 class PromptsImporter(Importer):
     name = "preference-prompts"
     label = "Prompts to rate (CSV or JSON Lines)"
-    help = "id, category, prompt, input; JSON Lines may add responses: [{model, text}]."
+    help = "id, category (or domain), prompt, input; JSON Lines may add responses: [{model, text}]."
     judgment_kind = "rate"
     judgments_word = "ratings"
     skipping_codes = SKIPPING
@@ -244,7 +245,8 @@ class PromptsImporter(Importer):
         seen: dict[str, int] = {}
         for number, row in _rows(stream):
             text = _text(row.get("prompt"))
-            category = _text(row.get("category")) or UNKNOWN
+            # "domain" is what the gold export writes for the category: its file imports back as it was.
+            category = _text(row.get("category")) or _text(row.get("domain")) or UNKNOWN
             external_id = _text(row.get("id"))[:MAX_ID] or _prompt_key(category, text)
             if not text:
                 yield RowIssue(number, external_id, "missing_values", "No prompt; row skipped.")
