@@ -9,7 +9,8 @@
   "response_1" / "response_2". Prompts come in approved (released data), ready for judge runs.
 - "preference-prompts": prompts to rate, CSV (id, category, prompt, input) or JSON Lines with the same keys
   and optionally "responses": [{"model", "text"}]. They come in approved. "domain" (what the gold export
-  writes) stands for "category"; the export's ratings and pairs are not read (the prompts are rated anew).
+  writes) stands for "category"; in a CSV, "responses" is that list as JSON (as the gold export writes it).
+  The export's ratings and pairs are not read (the prompts are rated anew).
 
 A line that is not JSON (or a CSV without the needed columns) refuses the file; a row without its
 needed values is skipped and reported.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -71,6 +73,20 @@ def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any]]]:
     for number, row in CsvRows(stream):
         check_row(number, row)
         yield number, row
+
+
+def _responses(value: Any) -> list[Any] | None:
+    """The responses of a row: a JSON Lines list, or a CSV cell holding that list as JSON (what the gold
+    export's CSV writes); None when the cell is not such a list. The row's size was checked before."""
+    if isinstance(value, list):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        return []
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, list) else None
 
 
 def _text(value: Any) -> str:
@@ -260,8 +276,14 @@ class PromptsImporter(Importer):
                 )
                 continue
             seen[external_id] = number
+            given = _responses(row.get("responses"))
+            if given is None:
+                yield RowIssue(
+                    number, external_id, "bad_responses", "The responses are not a JSON list; imported without them."
+                )
+                given = []
             responses = []
-            for index, raw in enumerate(row.get("responses") or [] if isinstance(row.get("responses"), list) else []):
+            for index, raw in enumerate(given):
                 if isinstance(raw, dict) and _text(raw.get("text")):
                     responses.append(
                         {
