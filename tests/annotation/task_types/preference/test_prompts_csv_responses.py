@@ -1,10 +1,15 @@
 """preference-prompts in CSV: a responses cell holds the JSON list the gold export writes; a cell that is
 not such a list is reported and the prompt comes in without responses."""
 
+import json
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from annotation.models import Item
 from annotation.services.imports import items_import
+from annotation.task_types.preference.importers import _responses
 
 pytestmark = pytest.mark.django_db
 
@@ -34,3 +39,13 @@ def test_a_responses_cell_that_is_not_a_json_list_is_reported_and_the_prompt_kep
 
     assert (summary.items_created, summary.issue_counts, summary.rows_skipped) == (1, {"bad_responses": 1}, [])
     assert Item.objects.get(project__slug="csv").current_version.payload["responses"] == []
+
+
+@given(st.text(max_size=200))
+def test_any_cell_gives_a_list_or_none_and_never_raises(cell):
+    assert _responses(cell) is None or isinstance(_responses(cell), list)
+
+
+@given(st.lists(st.fixed_dictionaries({"model": st.text(max_size=20), "text": st.text(max_size=50)}), max_size=5))
+def test_a_json_list_written_in_a_cell_reads_back_as_the_same_list(responses):
+    assert _responses(json.dumps(responses)) == responses
