@@ -70,11 +70,12 @@ def _watch(page, violations: list) -> None:
 
 @pytest.fixture
 def new_page(chromium, live_server, csp_violations):
-    """A factory of pages, each in its own browser context (its own cookies: one per person)."""
+    """A factory of pages, each in its own browser context (its own cookies: one per person); options go
+    to the context (a phone: viewport, has_touch, is_mobile)."""
     contexts = []
 
-    def make():
-        context = chromium.new_context(base_url=live_server.url, locale="en-GB")
+    def make(**options):
+        context = chromium.new_context(base_url=live_server.url, locale="en-GB", **options)
         context.set_default_timeout(10_000)
         context.expose_binding(
             "__reportCspViolation", lambda source, violation: csp_violations.append(f"violation: {violation}")

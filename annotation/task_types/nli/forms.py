@@ -35,9 +35,9 @@ class NliAuthorForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for index in range(HYPOTHESES_PER_PREMISE):
+            # No autofocus: on a phone it scrolls the premise away and opens the keyboard over it;
+            # static/js/task_types/nli/author.js focuses the first row where there is a keyboard.
             attrs = {**_TEXT, "rows": 2}
-            if index == 0:
-                attrs["autofocus"] = True
             self.fields[field_name("hypothesis", index)] = forms.CharField(
                 label=gettext("Hypothesis %(index___1)s") % {"index___1": index + 1},
                 required=False,

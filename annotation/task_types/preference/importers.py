@@ -8,7 +8,9 @@
   response was shown first). actual_score: "Response 1" / "Response 2", 1 / 2, "Respon 1" / "Respon 2",
   "response_1" / "response_2". Prompts come in approved (released data), ready for judge runs.
 - "preference-prompts": prompts to rate, CSV (id, category, prompt, input) or JSON Lines with the same keys
-  and optionally "responses": [{"model", "text"}]. They come in approved.
+  and optionally "responses": [{"model", "text"}]. They come in approved. "domain" (what the gold export
+  writes) stands for "category"; in a CSV, "responses" is that list as JSON (as the gold export writes it).
+  The export's ratings and pairs are not read (the prompts are rated anew).
 
 A line that is not JSON (or a CSV without the needed columns) refuses the file; a row without its
 needed values is skipped and reported.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -70,6 +73,20 @@ def _rows(stream: BinaryStream) -> Iterator[tuple[int, dict[str, Any]]]:
     for number, row in CsvRows(stream):
         check_row(number, row)
         yield number, row
+
+
+def _responses(value: Any) -> list[Any] | None:
+    """The responses of a row: a JSON Lines list, or a CSV cell holding that list as JSON (what the gold
+    export's CSV writes); None when the cell is not such a list. The row's size was checked before."""
+    if isinstance(value, list):
+        return value
+    if not isinstance(value, str) or not value.strip():
+        return []
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, list) else None
 
 
 def _text(value: Any) -> str:
@@ -225,7 +242,7 @@ def _indopref_record(key: str, prompt: dict[str, Any]) -> ImportRecord:
 class PromptsImporter(Importer):
     name = "preference-prompts"
     label = gettext_lazy("Prompts to rate (CSV or JSON Lines)")
-    help = gettext_lazy("id, category, prompt, input; JSON Lines may add responses: [{model, text}].")
+    help = gettext_lazy("id, category (or domain), prompt, input; JSON Lines may add responses: [{model, text}].")
     judgment_kind = "rate"
     judgments_word = "ratings"
     skipping_codes = SKIPPING
@@ -244,7 +261,8 @@ class PromptsImporter(Importer):
         seen: dict[str, int] = {}
         for number, row in _rows(stream):
             text = _text(row.get("prompt"))
-            category = _text(row.get("category")) or UNKNOWN
+            # "domain" is what the gold export writes for the category: its file imports back as it was.
+            category = _text(row.get("category")) or _text(row.get("domain")) or UNKNOWN
             external_id = _text(row.get("id"))[:MAX_ID] or _prompt_key(category, text)
             if not text:
                 yield RowIssue(number, external_id, "missing_values", "No prompt; row skipped.")
@@ -258,8 +276,14 @@ class PromptsImporter(Importer):
                 )
                 continue
             seen[external_id] = number
+            given = _responses(row.get("responses"))
+            if given is None:
+                yield RowIssue(
+                    number, external_id, "bad_responses", "The responses are not a JSON list; imported without them."
+                )
+                given = []
             responses = []
-            for index, raw in enumerate(row.get("responses") or [] if isinstance(row.get("responses"), list) else []):
+            for index, raw in enumerate(given):
                 if isinstance(raw, dict) and _text(raw.get("text")):
                     responses.append(
                         {

@@ -60,7 +60,7 @@ def test_author_page_shows_concept_guidelines_progress_and_form(planned, client)
     assert f'<span class="progress-count">0 of {total}</span>' in html
     assert 'name="choice_e"' in html
     assert 'data-hotkey="5"' in html
-    assert "Submit <kbd>Ctrl</kbd>+<kbd>Enter</kbd>" in html
+    assert 'Submit <kbd class="hotkey"><kbd>Ctrl</kbd>+<kbd>Enter</kbd></kbd>' in html
 
 
 def test_submit_creates_version_and_queue_opens_the_next_assignment(planned, client):
