@@ -106,7 +106,7 @@ def test_compose_review_validate_and_the_report_moves(new_page, transactional_db
     expect(page.locator(f"#id_best_{BEST + 1}")).to_be_checked()
     page.locator("#id_irrelevant_3").click()
     page.keyboard.press("Control+Enter")
-    page.wait_for_url(re.compile(r"/p/kalahi-b/author/$"))
+    page.wait_for_url(re.compile(r"/p/kalahi-b/author/(\?saved=1)?$"))
 
     item = Item.objects.exclude(pk=base.pk).get(project=world.project)
     payload = item.current_version.payload
