@@ -16,9 +16,17 @@ from typing import Any
 
 import krippendorff
 import numpy as np
+from django.utils.translation import pgettext_lazy
 
 from annotation.stats import agreement_share as agreement_share
 from annotation.stats import majority as majority
+
+# Krippendorff's levels of measurement as the report pages show them (the code is the figure's key).
+LEVEL_LABELS: Mapping[str, str] = {
+    "nominal": pgettext_lazy("agreement level", "nominal"),
+    "ordinal": pgettext_lazy("agreement level", "ordinal"),
+    "interval": pgettext_lazy("agreement level", "interval"),
+}
 
 
 def value_counts(units: np.ndarray, values: np.ndarray, *, n_units: int, n_values: int) -> np.ndarray:

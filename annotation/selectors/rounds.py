@@ -25,6 +25,7 @@ class RoundRow:
     author_value: Any
     rounds: dict[int, list[Any]] = field(default_factory=dict)  # round -> values, in judgment order
     outcome: str = ""
+    outcome_label: str = ""  # the GoldDecision.Outcome choice's translated label
     gold: Any = None
     reason: str = ""
 
@@ -59,6 +60,7 @@ def judged_items_by_round(*, membership: Membership, page: int = 1) -> tuple[lis
                 author_value=tt.agreement_value(payload),
                 rounds=dict(sorted(judgments[item.pk].items())),
                 outcome=decision.outcome if decision else "",
+                outcome_label=decision.get_outcome_display() if decision else "",
                 gold=(decision.details or {}).get("label", (decision.details or {}).get("majority"))
                 if decision
                 else None,

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -756,6 +756,9 @@ class TaskType:
     # and the values that count (anything else is left out). "" / (): the task type has no fast path.
     agreement_key: ClassVar[str] = ""
     agreement_domain: ClassVar[tuple[str, ...]] = ()
+    # The words for the task type's own value codes (labels, split names) on the core's pages: code ->
+    # gettext_lazy label. Stored values and exports keep the codes; a code not listed is shown as is.
+    value_labels: ClassVar[Mapping[str, str]] = {}
 
     def agreement_value(self, value: dict[str, Any]) -> Any:
         """The value agreement is computed on (the chosen letter, the label); None if not given."""

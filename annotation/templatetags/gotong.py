@@ -7,6 +7,8 @@ import nh3
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from annotation.agreement import LEVEL_LABELS
+
 register = template.Library()
 
 # Guidelines are written by project admins, but an admin account can be phished too: the rendered
@@ -48,3 +50,17 @@ def at(sequence, index: int):
         return sequence[int(index)]
     except (IndexError, TypeError, ValueError):
         return None
+
+
+@register.filter
+def value_label(code, labels):
+    """A value code in the words of a mapping (a task type's `value_labels`); the code itself if unlisted."""
+    if isinstance(code, str):
+        return labels.get(code, code)
+    return code
+
+
+@register.filter
+def agreement_level(code: str) -> str:
+    """"ordinal" -> its translated name (annotation.agreement.LEVEL_LABELS)."""
+    return LEVEL_LABELS.get(code, code)

@@ -181,15 +181,6 @@ def test_the_pseudo_locale_brackets_catalogue_strings(protocols):
         assert translation.gettext("Save decision") == "⟦Save decision⟧"
 
 
-# Pages with interface text not yet from a catalogue, each with what is left to mark. The test fails on any
-# other page that shows such text, and on a page listed here that has become clean (take it off the list).
-PENDING = {
-    "p/<slug:slug>/report/": "NLI labels and split names, the agreement levels (nominal, ordinal, interval)",
-    "p/<slug:slug>/reports/": "NLI labels and split names, the agreement levels (nominal, ordinal, interval)",
-    "p/<slug:slug>/rounds/": "judgment values and outcomes shown as codes (entailment, gold)",
-}
-
-
 def test_every_visible_interface_string_comes_from_a_catalogue(protocols):
     names = _names()
     assert sorted(Project.objects.filter(slug__in=protocols).values_list("task_type", flat=True)) == [
@@ -222,6 +213,5 @@ def test_every_visible_interface_string_comes_from_a_catalogue(protocols):
                 if words:
                     failures.setdefault(route, set()).update(f"{role}@{slug}: {w}" for w in words)
     assert pages > 60
-    unexpected = {route: sorted(words) for route, words in failures.items() if route not in PENDING}
-    assert unexpected == {}, "\n".join(f"{route}: {' | '.join(words)}" for route, words in sorted(unexpected.items()))
-    assert sorted(set(PENDING) - set(failures)) == []
+    found = {route: sorted(words) for route, words in failures.items()}
+    assert found == {}, "\n".join(f"{route}: {' | '.join(words)}" for route, words in sorted(found.items()))

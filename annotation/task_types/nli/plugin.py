@@ -31,9 +31,10 @@ from annotation.task_types.nli import judging, payload, premises
 from annotation.task_types.nli import reports as nli_reports
 from annotation.task_types.nli.checks import HYPOTHESES_PER_PREMISE
 from annotation.task_types.nli.forms import NliAuthorForm, NliValidationForm, author_initial, author_payloads
-from annotation.task_types.nli.labels import LABELS, normalize_label
+from annotation.task_types.nli.labels import CONTRADICTION, ENTAILMENT, LABELS, NEUTRAL, normalize_label
 from annotation.task_types.nli.rounds import ROUND_SIZES
 from annotation.task_types.nli.settings import SETTINGS, fill_validation_default, is_expert
+from annotation.task_types.nli.splits import DEV, TEST_EXPERT, TEST_LAY, TRAIN
 
 # QC error types for hypotheses: the validation instruction's errors (Appendix E) and the writing
 # instruction's criteria (Appendix D).
@@ -67,6 +68,15 @@ class NliTaskType(TaskType):
     judgment_keys = dict(judging.KEYS)
     gold_policy = judging.POLICY
     agreement_level = "nominal"
+    value_labels = {
+        ENTAILMENT: _("entailment"),
+        NEUTRAL: _("neutral"),
+        CONTRADICTION: _("contradiction"),
+        TRAIN: pgettext_lazy("nli split", "train"),
+        DEV: pgettext_lazy("nli split", "dev"),
+        TEST_LAY: pgettext_lazy("nli split", "test (lay)"),
+        TEST_EXPERT: pgettext_lazy("nli split", "test (expert)"),
+    }
 
     # --- benchmark: the three labels, a prompt in Indonesian and one in English --------------------
     def benchmark(self) -> BenchmarkSpec:
