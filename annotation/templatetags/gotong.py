@@ -62,5 +62,5 @@ def value_label(code, labels):
 
 @register.filter
 def agreement_level(code: str) -> str:
-    """"ordinal" -> its translated name (annotation.agreement.LEVEL_LABELS)."""
+    """A level code ("ordinal") -> its translated name (annotation.agreement.LEVEL_LABELS)."""
     return LEVEL_LABELS.get(code, code)

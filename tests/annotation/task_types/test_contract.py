@@ -7,6 +7,7 @@ import json
 
 import pytest
 from django.http import QueryDict
+from django.utils.functional import Promise
 
 from annotation.errors import InvalidInput
 from annotation.importing.records import ImportRecord, RowIssue
@@ -149,3 +150,9 @@ def test_the_benchmark_hook_makes_a_model_task_of_the_export_example(task_type):
     for key in spec.gold_keys:
         other = task_type.benchmark_item(record, gold_key=key)
         assert other is None or other.gold in spec.answers
+
+
+def test_value_labels_are_marked_for_translation(task_type):
+    # A label given as a plain str would show untranslated on the report and rounds pages.
+    plain = sorted(code for code, label in task_type.value_labels.items() if not isinstance(label, Promise))
+    assert plain == []

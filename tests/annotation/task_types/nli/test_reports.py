@@ -8,7 +8,9 @@ import json
 from collections import Counter
 
 import pytest
+from django.utils import translation
 
+from annotation.task_types import get_task_type
 from annotation.task_types.base import AnnotatorInfo, GoldInfo, JudgmentRecord, ReportRows
 from annotation.task_types.nli.reports import report_sections
 from tests.annotation.task_types.nli.data import data_file
@@ -275,7 +277,8 @@ def test_report_template_renders_the_tables_and_pictures():
     report = report_sections(_hand_rows())
 
     html = render_to_string(
-        "annotation/task_types/nli/report.html", {"report": {"project": "p", **report}, "project": {"slug": "p"}}
+        "annotation/task_types/nli/report.html",
+        {"report": {"project": "p", **report}, "project": {"slug": "p"}, "task_type": get_task_type("nli")},
     )
 
     assert '<tr id="nli-round-2">' in html
@@ -286,6 +289,23 @@ def test_report_template_renders_the_tables_and_pictures():
     assert 'id="nli-corpus-train"' in html and 'id="nli-writer-0"' in html and 'id="nli-validator-3"' in html
     assert 'href="/p/p/report.json"' in html
     assert "<script" not in html and "style=" not in html  # the CSP allows neither inline
+
+
+def test_report_template_names_splits_and_labels_in_the_page_language():
+    from django.template.loader import render_to_string
+
+    report = report_sections(_hand_rows())
+
+    with translation.override("ar"):
+        html = render_to_string(
+            "annotation/task_types/nli/report.html",
+            {"report": {"project": "p", **report}, "project": {"slug": "p"}, "task_type": get_task_type("nli")},
+        )
+
+    assert '<tr id="nli-corpus-dev">\n          <th scope="row">تطوير</th>' in html
+    assert '<tr id="nli-overlap-train-neutral">\n            <th scope="row">تدريب</th><td>محايد</td>' in html
+    assert '<tr id="nli-pmi-contradiction"><th scope="row">تناقض</th>' in html
+    assert list(report["corpus"]) == ["train", "dev"]  # the report's keys stay codes
 
 
 def test_unknown_tags_are_not_counted():
