@@ -144,7 +144,7 @@ def test_arabculture_demo_has_countries_national_reviewers_and_peer_checks():
         ("reviewer-jordan", ["Jordan"]),
         ("reviewer-morocco", ["Morocco"]),
     ]
-    assert "  reviewer-egypt reviewer       QC reviewer for Egypt (demo-arabculture)" in output
+    assert "  reviewer-egypt   reviewer       QC reviewer for Egypt (demo-arabculture)" in output
 
     # each writer's first item: written in their country, approved by that country's reviewer
     items = Item.objects.filter(project=project).select_related("author", "current_version").order_by("id")

@@ -17,8 +17,8 @@ SIZES = {
 }
 # 13 + issue 13: the project's languages (the item's language picker), the autosaved draft, the judging
 # link's count (one tally read).
-AUTHOR_PAGE_QUERIES = 16
-REVIEW_PAGE_QUERIES = 9
+AUTHOR_PAGE_QUERIES = 17  # + the project language that gives the item fields their direction
+REVIEW_PAGE_QUERIES = 10  # + the item language shown beside the decision
 DASHBOARD_QUERIES = 16  # 10 + qc.overview: items and judgments per day 2, time spent 2, agreement 2
 
 

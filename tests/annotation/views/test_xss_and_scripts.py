@@ -113,8 +113,8 @@ def test_sundanese_text_round_trips_through_the_authoring_form(client):
     html = client.get(url).content.decode()
 
     assert Item.objects.get(assignment=assignment).current_version.payload == payload
-    assert f'dir="auto" autocomplete="off" autofocus maxlength="2000" id="id_question">\n{SUNDANESE}</textarea>' in html
-    assert 'name="choice_c" value="ᮞᮥᮔ᮪ᮓ" dir="auto"' in html
+    assert f"\n{SUNDANESE}</textarea>" in html
+    assert 'name="choice_c" value="ᮞᮥᮔ᮪ᮓ"' in html
     assert '<html lang="en" dir="ltr">' in html
 
 
