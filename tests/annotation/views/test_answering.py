@@ -215,7 +215,10 @@ def test_answer_page_shows_question_and_options_with_keys_and_nothing_else(plann
         assert f'data-option-flag="{n}">' in html
     assert 'data-hotkey="u">' in html
     assert 'data-hotkey="q">' in html
-    assert 'id="id_comment"' in html
+    assert (
+        '<textarea name="comment" cols="40" rows="3" dir="ltr" autocomplete="off" maxlength="5000" lang="id" '
+        'id="id_comment">' in html
+    )
     assert '<p class="progress-count" id="answer-progress-count">0 of 3</p>' in html
     # Nothing about the author's answer or W2's judgment: no checked option, no "correct", no comment.
     # CSRF tokens are random letters and digits and may spell "W2" by chance: leave them out.

@@ -113,8 +113,14 @@ def test_sundanese_text_round_trips_through_the_authoring_form(client):
     html = client.get(url).content.decode()
 
     assert Item.objects.get(assignment=assignment).current_version.payload == payload
-    assert f"\n{SUNDANESE}</textarea>" in html
-    assert 'name="choice_c" value="ᮞᮥᮔ᮪ᮓ"' in html
+    assert (
+        '<textarea name="question" cols="40" rows="3" dir="ltr" autocomplete="off" autofocus maxlength="2000" '
+        f'lang="su" id="id_question">\n{SUNDANESE}</textarea>' in html
+    )
+    assert (
+        '<input type="text" name="choice_c" value="ᮞᮥᮔ᮪ᮓ" dir="ltr" autocomplete="off" maxlength="500" lang="su" '
+        'id="id_choice_c">' in html
+    )
     assert '<html lang="en" dir="ltr">' in html
 
 

@@ -21,7 +21,10 @@ def test_a_new_unit_starts_with_the_authors_country(client):
     html = response.content.decode()
     assert re.search(r"/p/ac/author/\d+/$", response.redirect_chain[-1][0])
     assert '<option value="KSA" selected>KSA (Gulf)</option>' in html
-    assert 'lang="ar"' in html and 'dir="rtl"' in html  # the item's fields; the controls follow the interface
+    assert (
+        '<textarea name="premise" cols="40" rows="2" dir="rtl" autocomplete="off" autofocus maxlength="2000" '
+        'lang="ar" id="id_premise">' in html
+    )  # the item's fields take the project's direction; the controls follow the interface
 
 
 def test_two_equal_completions_are_refused_and_nothing_is_saved(client):

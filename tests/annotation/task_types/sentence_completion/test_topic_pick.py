@@ -66,7 +66,10 @@ def test_the_page_presets_the_planned_unit_and_lists_the_catalogs_subtopics_by_t
     assert html.count('data-topic="Habits"') == 10
     other = "subtopic-03" if planned.name != "subtopic-03" else "subtopic-07"
     assert f'<option value="{other}" data-topic="Habits">{other}</option>' in html
-    assert 'lang="ar"' in html and 'dir="rtl"' in html  # the item's fields; the controls follow the interface
+    assert (
+        '<textarea name="premise" cols="40" rows="2" dir="rtl" autocomplete="off" autofocus maxlength="2000" '
+        'lang="ar" id="id_premise">' in html
+    )  # the item's fields take the project's direction; the controls follow the interface
 
 
 def test_a_picked_topic_and_subtopic_become_the_items_unit(client):
