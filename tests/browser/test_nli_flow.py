@@ -88,7 +88,7 @@ def test_write_validate_disagree_settle(new_page, transactional_db):
     expect(row.locator(".author-value")).to_have_text("entailment")
     expect(row.locator(".round-1")).to_have_text("entailment, neutral")
     expect(row.locator(".round-2")).to_have_text("entailment")
-    expect(row.locator(".outcome")).to_have_text("gold")
+    expect(row.locator(".outcome")).to_have_text("Gold")
     expect(row.locator(".gold")).to_have_text("entailment")
 
     # The report page gives the same story in IndoNLI's figures. Every pair was sent to validation
