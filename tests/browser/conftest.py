@@ -8,6 +8,8 @@ slips into a template is caught by the browser tests that load it.
 import os
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import sync_playwright
 
 from tests.conftest import PASSWORD
@@ -101,3 +103,12 @@ def log_in(page, username: str, password: str = PASSWORD) -> None:
     page.fill("#id_password", password)
     page.click("button[type=submit]:has-text('Log in')")
     page.wait_for_url("**/")
+
+
+def log_in_by_cookie(page, user, base_url: str) -> None:
+    """The session of a login, without the login form: the form cost 3-5 s per test here (measured), 15
+    times over; it is tested elsewhere."""
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base_url}])

@@ -17,11 +17,10 @@ from collections import Counter, deque
 from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import Resolver404, resolve
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.browser.conftest import log_in_by_cookie
 from tests.protocol_reach import ROLES, WORLDS, missing_routes, required_routes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,15 +37,6 @@ def _route(path: str) -> str | None:
         return resolve(path).url_name
     except Resolver404:
         return None
-
-
-def log_in_by_cookie(page, user, base_url: str) -> None:
-    """The session of a login, without the login form: the form cost 3-5 s per test here (measured), 15
-    times over; it is tested elsewhere."""
-    client = Client()
-    client.force_login(user)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base_url}])
 
 
 def _watch(page, errors: list[str]) -> None:
