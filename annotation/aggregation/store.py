@@ -204,9 +204,7 @@ def posteriors_between(*, project: Project, first: int, last: int) -> dict[int, 
     )
 
 
-def posterior_after(
-    *, project: Project, fit: AggregationFit, judgments: Iterable[tuple[int, str]]
-) -> dict[str, float]:
+def posterior_after(*, project: Project, fit: AggregationFit, judgments: Iterable[tuple[int, str]]) -> dict[str, float]:
     """One item's posterior from the last fit's annotator parameters and the item's (annotator id,
     label) judgments, without refitting (for a judging engine deciding whether an item needs another
     judge). One query."""
@@ -216,9 +214,7 @@ def posterior_after(
         .values_list("user_id", "parameters")
         .order_by()
     )
-    return item_posterior(
-        model=fit.model, labels=fit.labels, priors=fit.priors, annotators=params, judgments=judgments
-    )
+    return item_posterior(model=fit.model, labels=fit.labels, priors=fit.priors, annotators=params, judgments=judgments)
 
 
 def aggregation_refit(*, project: Project) -> AggregationFit | None:
