@@ -301,6 +301,9 @@ class ExportRecord(NamedTuple):
     gold: GoldInfo | None
     settings: dict[str, Any]
     seed: int
+    # The aggregation model's posterior of the item ({label: probability}) in the project's last fit, when
+    # it has one; the core's writers add it to the row as `label_posterior`.
+    posterior: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
