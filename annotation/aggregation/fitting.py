@@ -8,6 +8,7 @@ judgments: Dawid-Skene ~2 s with integer codes).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,6 +125,15 @@ def _dense(frame: Any, rows: int, columns: int) -> Any:
 
 def fit(model: str, coded: Coded, *, hyperparameters: Mapping[str, Any] | None = None) -> Fit:
     """Fit `model` on the coded judgments (at least one)."""
+    # crowd-kit 1.4 calls pandas APIs that pandas 3 deprecates (inplace=...), hundreds of warnings per
+    # fit: silenced here so the worker's log keeps what matters.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category=DeprecationWarning)
+        warnings.simplefilter("ignore", category=FutureWarning)
+        return _fit(model, coded, hyperparameters)
+
+
+def _fit(model: str, coded: Coded, hyperparameters: Mapping[str, Any] | None) -> Fit:
     if model not in MODELS:
         raise ValueError(f"Unknown aggregation model {model!r}; known: {', '.join(MODELS)}")
     if not coded.size:
