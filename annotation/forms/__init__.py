@@ -104,6 +104,7 @@ class ProjectSettingsForm(forms.Form):
                     label=gettext_lazy("Aggregation model"),
                     choices=AggregationModel.choices,
                     initial=AggregationModel.DAWID_SKENE,
+                    required=False,  # not posted (a script, an older form): unchanged
                     help_text=gettext_lazy(
                         "Fitted on the judgments in the background and shown beside the published gold rule, "
                         "which still decides gold."
@@ -114,6 +115,8 @@ class ProjectSettingsForm(forms.Form):
         cleaned = super().clean()
         if cleaned.get("max_annotators") is None:
             cleaned.pop("max_annotators", None)
+        if not cleaned.get("aggregation_model"):
+            cleaned.pop("aggregation_model", None)
         return cleaned
 
     def clean_languages(self) -> list[dict[str, str]]:

@@ -130,3 +130,24 @@ def test_the_csv_export_has_a_label_posterior_column(fitted, tmp_path):
 
     assert len(rows) == 3
     assert [json.loads(row["label_posterior"]) for row in rows][0] == {"A": 0.666667, "B": 0.333333, "C": 0.0, "D": 0.0}
+
+
+def test_the_settings_page_chooses_the_projects_model(client):
+    world = answered_world()
+    data = {
+        "name": world.project.name,
+        "languages": "id, Indonesian, ltr",
+        "authors_per_concept": "2",
+        "answerers_per_item": "3",
+        "ambiguity_threshold": "1",
+        "plan_seed": "0",
+        "aggregation_model": "mace",
+    }
+
+    page = _page(client, world.admin, "project_settings", "xa").content.decode()
+    response = client.post(reverse("project_settings", args=["xa"]), data)
+
+    assert '<option value="dawid_skene" selected>Dawid-Skene</option>' in page
+    assert response.status_code == 302
+    world.project.refresh_from_db()
+    assert world.project.aggregation_model == "mace"
