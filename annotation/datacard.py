@@ -4,6 +4,7 @@ and the task types' datacard_text. Pure."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 
 def hf_licence(licence: str) -> str:
@@ -26,3 +27,25 @@ def summary(values: list[str]) -> str:
     """ "Bali (2), West Java (1)": distinct values by count; empty ones as "not given"."""
     counts = Counter(v.strip() or "not given" for v in values)
     return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))) or "none"
+
+
+def aggregation_section(fit: Any) -> str:
+    """The card's section on `label_posterior`: which aggregation model (an AggregationFit) produced it,
+    with its parameters, beside the published gold rule. Ends with an empty line."""
+    parameters = ", ".join(f"{key}={value}" for key, value in sorted(fit.parameters.items()))
+    priors = ", ".join(f"{label}: {p:.4f}" for label, p in sorted(fit.priors.items()))
+    return "\n".join(
+        [
+            "## Label posteriors",
+            "",
+            f"Every row with judgments carries `label_posterior`, the probability of each label under a "
+            f"{fit.get_model_display()} model (`{fit.model}`, crowd-kit) fitted on {fit.judgments} judgments "
+            f"of {fit.items} items on {fit.fitted_at:%Y-%m-%d %H:%M} UTC. The published gold stays the "
+            f"protocol's own rule; the model's most probable label differs from it on {fit.disagreements} items.",
+            "",
+            f"- Parameters: {parameters or 'defaults'}",
+            f"- Labels: {', '.join(fit.labels)}",
+            f"- Estimated class priors: {priors}",
+            "",
+        ]
+    )

@@ -10,3 +10,9 @@ def delete_expired_tokens() -> int:
     from annotation.api.services import auth_tokens_delete_expired
 
     return auth_tokens_delete_expired()
+
+
+# The worker finds tasks in each app's `tasks` module; the aggregation fit lives with its package.
+from annotation.aggregation.tasks import aggregation_fit  # noqa: E402
+
+__all__ = ["aggregation_fit", "delete_expired_tokens"]

@@ -8,9 +8,9 @@ from django.utils.translation import gettext, gettext_lazy
 
 from annotation import limits
 from annotation.errors import DomainError
-from annotation.models import Membership, ProjectLanguage
+from annotation.models import AggregationModel, Membership, ProjectLanguage
 from annotation.task_types import get_task_type, task_type_choices
-from annotation.task_types.base import BoolSetting, ChoiceSetting, TaskType
+from annotation.task_types.base import BoolSetting, ChoiceSetting, TaskType, has_categorical_judgments
 
 _TEXT = {"dir": "auto", "autocomplete": "off"}
 DIRECTIONS = tuple(ProjectLanguage.Direction.values)
@@ -99,11 +99,24 @@ class ProjectSettingsForm(forms.Form):
         if task_type is not None:
             # The task type's own settings, after the core ones, as its settings_spec declares them.
             self.fields.update(task_setting_fields(task_type))
+            if has_categorical_judgments(task_type):
+                self.fields["aggregation_model"] = forms.ChoiceField(
+                    label=gettext_lazy("Aggregation model"),
+                    choices=AggregationModel.choices,
+                    initial=AggregationModel.DAWID_SKENE,
+                    required=False,  # not posted (a script, an older form): unchanged
+                    help_text=gettext_lazy(
+                        "Fitted on the judgments in the background and shown beside the published gold rule, "
+                        "which still decides gold."
+                    ),
+                )
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("max_annotators") is None:
             cleaned.pop("max_annotators", None)
+        if not cleaned.get("aggregation_model"):
+            cleaned.pop("aggregation_model", None)
         return cleaned
 
     def clean_languages(self) -> list[dict[str, str]]:

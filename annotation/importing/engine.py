@@ -24,6 +24,7 @@ from django.db import connection
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from annotation.aggregation.tasks import aggregation_request
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
 from annotation.foreign_keys import BulkWrite, references_checked_once
@@ -206,6 +207,7 @@ def import_records(
             raise
         write.close()  # the last batch's COPYs, before the references are checked
     result.categories_created, result.concepts_created = units.categories_created, units.concepts_created
+    aggregation_request(project=project)
     return result
 
 

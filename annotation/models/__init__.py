@@ -1,3 +1,4 @@
+from annotation.models.aggregation import AggregatedAnnotator, AggregatedItem, AggregationFit, AggregationModel
 from annotation.models.assignments import Assignment, AssignmentTally, PlannedBlock
 from annotation.models.items import Item, ItemVersion
 from annotation.models.judgments import Judgment
@@ -15,6 +16,10 @@ from annotation.models.screening import Application, ScreeningSetup
 from annotation.models.work import Skip, WorkDraft
 
 __all__ = [
+    "AggregatedAnnotator",
+    "AggregatedItem",
+    "AggregationFit",
+    "AggregationModel",
     "AnnotatorProfile",
     "Application",
     "Assignment",

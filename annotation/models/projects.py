@@ -3,6 +3,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy
 
+from annotation.models.aggregation import AggregationModel
 from annotation.task_types import project_settings
 
 
@@ -28,6 +29,11 @@ class Project(models.Model):
     # Annotators work only once admitted through screening, training and pilot (ScreeningSetup); a copy of
     # ScreeningSetup.required on the row every work request already loads, so the common case costs no query.
     screening_required = models.BooleanField(default=False)
+    # The model fitted on the project's categorical judgments beside the published gold rule
+    # (annotation.aggregation); "off": none. The rule stays what decides gold.
+    aggregation_model = models.CharField(
+        max_length=20, choices=AggregationModel.choices, default=AggregationModel.DAWID_SKENE
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

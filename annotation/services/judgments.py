@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from annotation import limits
+from annotation.aggregation.tasks import aggregation_request
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment, Membership
 from annotation.services.judging import JUDGEABLE, judging_plan_item_round
@@ -103,6 +104,7 @@ def judgment_record(
     next_round = gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
     if next_round is not None and next_round <= len(rule.per_round):
         judging_plan_item_round(item=item, rule=rule, round_=next_round)
+    aggregation_request(project=assignment.project)
     return judgment
 
 

@@ -12,9 +12,11 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from annotation import limits
+from annotation.aggregation.store import aggregation_fit_clear
+from annotation.aggregation.tasks import aggregation_request
 from annotation.errors import IllegalTransition, InvalidInput
 from annotation.guidelines import guidelines_check
-from annotation.models import AnnotatorProfile, Membership, Project, ProjectLanguage
+from annotation.models import AggregationModel, AnnotatorProfile, Membership, Project, ProjectLanguage
 from annotation.scope import SCOPES, canonical_country, project_scope
 from annotation.task_types import get_task_type, project_settings
 
@@ -80,6 +82,7 @@ def project_create(
     authors_per_concept: int | None = None,
     plan_seed: int = 0,
     max_annotators: int = 200,
+    aggregation_model: str = AggregationModel.DAWID_SKENE,
     **settings: Any,
 ) -> Project:
     """Create a project, its languages and its QC taxonomy; the creator becomes its admin.
@@ -109,7 +112,13 @@ def project_create(
             gettext("A project needs at least one language."), field_errors={"languages": [gettext("Add one.")]}
         )
     task_settings = tt.settings_clean(settings)
+    if aggregation_model not in AggregationModel.values:
+        raise InvalidInput(
+            gettext("Choose one of: %(join)s.") % {"join": ", ".join(AggregationModel.values)},
+            field_errors={"aggregation_model": [gettext("Unknown model.")]},
+        )
     project = Project.objects.create(
+        aggregation_model=aggregation_model,
         name=name,
         slug=slug,
         task_type=tt.name,
@@ -170,12 +179,19 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
     """Change core fields and, by name, the task type's own settings (only those given change)."""
     allowed = {"name", "guidelines", "authors_per_concept", "plan_seed", "max_annotators"}
     allowed |= {"judging_guidelines", "guidelines_translations"}  # issue 13: annotation.guidelines
+    allowed |= {"aggregation_model"}
     tt = get_task_type(project.task_type)
     setting_names = set(tt.settings_defaults())
     unknown = set(fields) - allowed - setting_names
     if unknown:
         raise InvalidInput(gettext("These fields can't be changed: %(join)s.") % {"join": ", ".join(sorted(unknown))})
     _check_project_text(name=fields.get("name"), guidelines=fields.get("guidelines"))
+    model_changed = "aggregation_model" in fields and fields["aggregation_model"] != project.aggregation_model
+    if model_changed and fields["aggregation_model"] not in AggregationModel.values:
+        raise InvalidInput(
+            gettext("Choose one of: %(join)s.") % {"join": ", ".join(AggregationModel.values)},
+            field_errors={"aggregation_model": [gettext("Unknown model.")]},
+        )
     given_settings = {key: fields.pop(key) for key in setting_names & set(fields)}
     if given_settings:
         project.settings = tt.settings_clean({**project_settings(project), **given_settings})
@@ -190,6 +206,12 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
             translations=fields.get("guidelines_translations"),
             language_codes=set(project.languages.values_list("code", flat=True)),
         )
+    if model_changed:
+        # Refit with the new model (or forget the old fit when turned off), in the background.
+        if project.aggregation_model == AggregationModel.OFF:
+            aggregation_fit_clear(project=project)
+        else:
+            aggregation_request(project=project)
     return project
 
 

@@ -180,6 +180,22 @@ class GoldOutcome:
     next_round: int | None = None
 
 
+class CategoricalJudgment(NamedTuple):
+    """One categorical judgment as the core's aggregation model sees it (TaskType.categorical_item)."""
+
+    item_id: int
+    annotator_id: int
+    label: str
+
+
+class CategoricalItem(NamedTuple):
+    """An item's categorical judgments and the label its published gold rule gives (None: no label yet,
+    or the rule gives none), which the aggregation model's label is shown beside."""
+
+    judgments: tuple[CategoricalJudgment, ...]
+    rule_label: str | None
+
+
 class ItemRecord(NamedTuple):
     """One item as reports and exports see it (built by the core from rows, in item id order)."""
 
@@ -285,6 +301,9 @@ class ExportRecord(NamedTuple):
     gold: GoldInfo | None
     settings: dict[str, Any]
     seed: int
+    # The aggregation model's posterior of the item ({label: probability}) in the project's last fit, when
+    # it has one; the core's writers add it to the row as `label_posterior`.
+    posterior: dict[str, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -749,6 +768,16 @@ class TaskType:
         """
         return None
 
+    # --- aggregation model ---------------------------------------------------------------------------
+    def categorical_item(
+        self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
+    ) -> CategoricalItem | None:
+        """The item's judgments as labels for the core's aggregation model (Dawid-Skene, GLAD, MACE),
+        with the label the published rule gave (`outcome`, gold_decide(case)). A task type whose rule
+        counts the author's own label as a vote may give it as a judgment by `author_id`. None (the
+        default): the task type has no categorical judgments, and no model is fitted."""
+        return None
+
     # --- agreement ---------------------------------------------------------------------------------
     agreement_level: ClassVar[str] = "nominal"  # nominal | ordinal | interval (krippendorff levels)
     # For the core's streaming agreement figures over very large projects (qc.reports.alpha_for_project,
@@ -878,6 +907,11 @@ def task_type_choices() -> list[tuple[str, str]]:
 
 def registered_task_types() -> list[TaskType]:
     return [tt for _, tt in sorted(_REGISTRY.items())]
+
+
+def has_categorical_judgments(task_type: TaskType) -> bool:
+    """Whether the task type gives categorical judgments to the aggregation model."""
+    return type(task_type).categorical_item is not TaskType.categorical_item
 
 
 def project_settings(project: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from annotation.aggregation.store import aggregation_applies, item_aggregate, last_fit
 from annotation.errors import DomainError
 from annotation.models import Item, Membership
 from annotation.selectors import item_for_member, membership_for, payload_as_seen
@@ -81,6 +82,15 @@ def item_detail_response(request: HttpRequest, *, membership, item: Item, status
 
         context["adjudication"] = item_adjudication(item=item)
         context["can_override"] = membership.role == Membership.Role.ADMIN
+        # The model's posterior beside the rule, for those who see every judgment (two queries).
+        if aggregation_applies(membership.project):
+            aggregate = item_aggregate(item_id=item.pk)
+            context.update(
+                shows_aggregation=True,
+                aggregate=aggregate,
+                aggregate_bars=sorted(aggregate.posterior.items()) if aggregate else [],
+                aggregation_fit=last_fit(project=membership.project),
+            )
     history = item_history(item=item, task_type=context["task_type"], membership=membership)
     context.update(
         history=history,

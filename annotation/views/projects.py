@@ -127,6 +127,7 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         **project.task_settings,
         "plan_seed": project.plan_seed,
         "max_annotators": project.max_annotators,
+        "aggregation_model": project.aggregation_model,
     }
     # Issue 13: judging guidelines and guidelines per project language, after the writing guidelines.
     guideline_languages = list(project.languages.order_by("position", "code").values_list("code", "name"))

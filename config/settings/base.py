@@ -255,6 +255,9 @@ GOTONG_SWEEP_SECONDS = float(os.environ.get("GOTONG_SWEEP_SECONDS", "30"))
 # the judgment count changed or the snapshot is older than the age (qc.reports.snapshots).
 GOTONG_REPORT_INLINE_JUDGMENTS = int(os.environ.get("GOTONG_REPORT_INLINE_JUDGMENTS", "50000"))
 GOTONG_REPORT_MAX_AGE_SECONDS = float(os.environ.get("GOTONG_REPORT_MAX_AGE_SECONDS", "600"))
+# The aggregation model (annotation.aggregation) is fitted this long after the first judgment of a burst,
+# so a burst of submits gives one fit.
+GOTONG_AGGREGATION_DEBOUNCE_SECONDS = float(os.environ.get("GOTONG_AGGREGATION_DEBOUNCE_SECONDS", "30"))
 # Run `celery -A config beat` once (or a worker with -B on a single machine) to send these.
 CELERY_BEAT_SCHEDULE = {
     "sweep-runs": {

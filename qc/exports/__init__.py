@@ -24,6 +24,7 @@ from typing import Any
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
+from annotation.aggregation.store import aggregation_applies, last_fit, posteriors_between
 from annotation.annotators import annotator_ranks, project_annotators
 from annotation.batching import batched, fewer_gc_passes
 from annotation.models import Item, Judgment, Project
@@ -54,8 +55,14 @@ def _decode(memo: dict[str | None, dict[str, Any]], text: str | None) -> dict[st
     return value
 
 
-def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[ExportRecord]:
-    """Every exported item with its judgments, in item order. One query per chunk of items, plus two."""
+def with_posteriors(project: Project) -> bool:
+    """Whether the export's rows carry the aggregation model's `label_posterior` (its last fit exists)."""
+    return aggregation_applies(project) and last_fit(project=project) is not None
+
+
+def gold_records(*, project: Project, chunk_size: int = 2000, posteriors: bool = False) -> Iterator[ExportRecord]:
+    """Every exported item with its judgments, in item order. One query per chunk of items, plus two
+    (and one more per chunk for the posteriors, when asked)."""
     task_type = get_task_type(project.task_type)
     settings = project_settings(project)
     rule = task_type.judging_rule(settings)
@@ -114,6 +121,9 @@ def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[Export
             if position is None:
                 position = order[user_id] = (last << 32) + user_id
             by_item.setdefault(item_id, []).append((position, judgment))
+        by_item_posterior = (
+            posteriors_between(project=project, first=chunk[0][0], last=chunk[-1][0]) if posteriors else {}
+        )
         for pk, external_id, status, source, author_id, unit_id, unit, category, data, slot, round_, *rest in chunk:
             payload, lang = rest[0], rest[1]
             pairs = by_item.get(pk, ())
@@ -139,7 +149,14 @@ def gold_records(*, project: Project, chunk_size: int = 2000) -> Iterator[Export
             gold = None
             if reads_gold and rest[2] is not None:
                 gold = GoldInfo(item_id=pk, outcome=rest[2], reason=rest[3] or "", details=rest[4] or {})
-            yield ExportRecord(item=item, judgments=rows, gold=gold, settings=settings, seed=project.plan_seed)
+            yield ExportRecord(
+                item=item,
+                judgments=rows,
+                gold=gold,
+                settings=settings,
+                seed=project.plan_seed,
+                posterior=by_item_posterior.get(pk),
+            )
 
 
 def gold_rows(*, project: Project, chunk_size: int = 2000) -> Iterator[tuple[str, dict]]:
@@ -189,14 +206,17 @@ def gold_export(
     counts: dict[str, int] = {}
     categories: Counter = Counter()
     task_stats = task_type.export_stats()
+    posteriors = with_posteriors(project)
     written = 0
     try:
         with fewer_gc_passes():
-            for record in gold_records(project=project, chunk_size=chunk_size):
+            for record in gold_records(project=project, chunk_size=chunk_size, posteriors=posteriors):
                 split = task_type.export_split(record)
                 writer = writers.get(split)
                 if writer is None:
-                    writer = writers[split] = open_writer(fmt, _temporary(out, split, fmt), task_type, chunk_size)
+                    writer = writers[split] = open_writer(
+                        fmt, _temporary(out, split, fmt), task_type, chunk_size, posteriors=posteriors
+                    )
                 writer.write(record)
                 if task_stats is not None:
                     task_stats.add(record)

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 
+from annotation.aggregation.store import aggregation_applies, last_fit
 from annotation.annotators import project_annotators
-from annotation.datacard import hf_licence
+from annotation.datacard import aggregation_section, hf_licence
 from annotation.models import Item, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import DataCardStats
@@ -49,6 +50,7 @@ def data_card(
             }
         ],
     }
+    fit = last_fit(project=project) if aggregation_applies(project) else None
     # JSON is valid YAML: no YAML writer needed, and names with colons or quotes stay safe.
     yaml_lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in header.items()]
     return "\n".join(
@@ -60,6 +62,7 @@ def data_card(
             f"# {project.name}: gold set",
             "",
             task_type.datacard_text(stats),
+            *([aggregation_section(fit)] if fit is not None else []),
             "## Licence",
             "",
             f"{project.licence or 'Not set.'}",

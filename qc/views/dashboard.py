@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from annotation.aggregation.store import aggregation_applies, annotator_abilities, last_fit
 from annotation.selectors import dashboard_stats, whole_project_member
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
@@ -17,12 +18,21 @@ from qc.overview import overview
 @require_GET
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
-    stats = dashboard_stats(project=membership.project)
+    project = membership.project
+    stats = dashboard_stats(project=project)
+    # Each annotator's ability in the aggregation model's last fit (one query), beside their progress.
+    fitted = aggregation_applies(project)
+    abilities = annotator_abilities(project=project) if fitted else {}
     context = project_context(
         membership,
         stats=stats,
-        ov=overview(project=membership.project, stats=stats),
+        ov=overview(project=project, stats=stats),
         # The statuses' and error types' numbers are the charts' "Numbers" tables (qc.overview).
-        rows=[(a, list(zip(stats["categories"], a["progress"], strict=True))) for a in stats["annotators"]],
+        rows=[
+            (a, list(zip(stats["categories"], a["progress"], strict=True)), abilities.get(a["user_id"]))
+            for a in stats["annotators"]
+        ],
+        shows_ability=fitted,
+        aggregation_fit=last_fit(project=project) if fitted else None,
     )
     return render(request, "qc/project_dashboard.html", context)

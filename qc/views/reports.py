@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from annotation.aggregation.store import aggregation_applies, disagreeing_items, last_fit
 from annotation.models import Membership
 from annotation.selectors import dashboard_stats, whole_project_member
 from annotation.task_types import get_task_type
@@ -44,6 +45,11 @@ def report_page(request: HttpRequest, slug: str) -> HttpResponse:
         language_rows = [LanguageRow(**row) for row in page.snapshot.languages]
     context = project_context(membership, report=page.report, snapshot=page.snapshot, building=page.building, ov=charts)
     context["language_rows"] = language_rows
+    if aggregation_applies(membership.project):
+        # The last fit and its most confident disagreements with the rule: two queries, whatever the size.
+        context["shows_aggregation"] = True
+        context["aggregation_fit"] = last_fit(project=membership.project)
+        context["disagreements"] = disagreeing_items(project=membership.project) if context["aggregation_fit"] else []
     return render(request, "qc/report_page.html", context)
 
 

@@ -6,6 +6,8 @@ from django.utils.translation import pgettext_lazy
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
+    CategoricalItem,
+    CategoricalJudgment,
     DemoProject,
     ExportRecord,
     FieldChange,
@@ -150,6 +152,19 @@ class CsqaTaskType(TaskType):
     agreement_level = "nominal"
     agreement_key = "answer"
     agreement_domain = LABELS
+
+    def categorical_item(
+        self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
+    ) -> CategoricalItem | None:
+        """The answerers' letters (the author never counts, as in the rule); the rule's label is the
+        majority once the item is gold."""
+        judgments = tuple(
+            CategoricalJudgment(item_id, j.user_id, answer)
+            for j in case.judgments
+            if (answer := (j.value or {}).get("answer")) in LABELS
+        )
+        rule_label = outcome.details.get("majority") if outcome.outcome == "gold" else None
+        return CategoricalItem(judgments, rule_label)
 
     def agreement_value(self, value: dict[str, Any]) -> Any:
         return value.get("answer") or None

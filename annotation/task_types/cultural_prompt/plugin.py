@@ -13,6 +13,8 @@ from django.utils.translation import pgettext_lazy
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
+    CategoricalItem,
+    CategoricalJudgment,
     ContractExamples,
     DemoProject,
     ExportRecord,
@@ -232,6 +234,18 @@ class CulturalPromptTaskType(TaskType):
 
     def gold_memo_key(self, case: GoldCase) -> tuple:
         return judging.gold_memo_key(case)
+
+    def categorical_item(
+        self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
+    ) -> CategoricalItem | None:
+        """The validators' MC1 picks (option names, so "best" means the same in every item); the rule
+        keeps the writers' best once validated."""
+        judgments = tuple(
+            CategoricalJudgment(item_id, j.user_id, choice)
+            for j in case.judgments
+            if (choice := (j.value or {}).get("choice"))
+        )
+        return CategoricalItem(judgments, judging.BEST if outcome.outcome == "gold" else None)
 
     def agreement_value(self, value: dict[str, Any]) -> Any:
         return (value or {}).get("choice") or None

@@ -11,6 +11,8 @@ from django.utils.translation import pgettext_lazy
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
+    CategoricalItem,
+    CategoricalJudgment,
     ContractExamples,
     DemoProject,
     ExportRecord,
@@ -177,6 +179,22 @@ class NliTaskType(TaskType):
 
     def gold_memo_key(self, case: GoldCase) -> tuple:
         return judging.gold_memo_key(case)
+
+    def categorical_item(
+        self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
+    ) -> CategoricalItem | None:
+        """The writer's label and the validators' labels: the rule counts the writer's as one of the
+        three votes, so the model does too."""
+        votes = []
+        author_label = self.agreement_value(case.payload)
+        if author_id is not None and author_label is not None:
+            votes.append(CategoricalJudgment(item_id, author_id, author_label))
+        for j in case.judgments:
+            label = self.agreement_value(j.value)
+            if label is not None:
+                votes.append(CategoricalJudgment(item_id, j.user_id, label))
+        rule_label = outcome.details.get("label") if outcome.outcome == "gold" else None
+        return CategoricalItem(tuple(votes), rule_label)
 
     def agreement_value(self, value: dict[str, Any]) -> Any:
         try:

@@ -6,6 +6,8 @@ from django.utils.translation import pgettext_lazy
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
+    CategoricalItem,
+    CategoricalJudgment,
     DemoProject,
     ExportRecord,
     FieldChange,
@@ -219,6 +221,22 @@ class CompletionTaskType(TaskType):
     agreement_level = "nominal"
     agreement_key = "answer"
     agreement_domain = LETTERS
+
+    def categorical_item(
+        self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
+    ) -> CategoricalItem | None:
+        """The author's correct completion and the peers' answers: the rule keeps the item only when a
+        peer confirms the author's answer, so both are votes."""
+        votes = []
+        author_answer = case.payload.get("answer")
+        if author_id is not None and author_answer in LETTERS:
+            votes.append(CategoricalJudgment(item_id, author_id, author_answer))
+        for j in case.judgments:
+            answer = (j.value or {}).get("answer") if isinstance(j.value, dict) else None
+            if answer in LETTERS:
+                votes.append(CategoricalJudgment(item_id, j.user_id, answer))
+        rule_label = author_answer if outcome.outcome == "gold" and author_answer in LETTERS else None
+        return CategoricalItem(tuple(votes), rule_label)
 
     def agreement_value(self, value: dict[str, Any]) -> Any:
         return value.get("answer") or None

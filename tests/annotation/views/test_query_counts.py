@@ -19,7 +19,8 @@ SIZES = {
 # link's count (one tally read).
 AUTHOR_PAGE_QUERIES = 17  # + the project language that gives the item fields their direction
 REVIEW_PAGE_QUERIES = 10  # + the item language shown beside the decision
-DASHBOARD_QUERIES = 16  # 10 + qc.overview: items and judgments per day 2, time spent 2, agreement 2
+# 10 + qc.overview: items and judgments per day 2, time spent 2, agreement 2; + the aggregation fit and abilities 2
+DASHBOARD_QUERIES = 18
 
 
 def payload_for(concept_name: str, answer: str = "A") -> dict:

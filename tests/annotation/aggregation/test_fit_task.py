@@ -1,0 +1,108 @@
+"""The background fit: it writes the model, annotator and item rows; a second fit replaces the first; a
+burst of judgments queues one fit; a project whose model is off keeps none."""
+
+import pytest
+from django.core.cache import cache
+
+from annotation.aggregation.tasks import aggregation_fit, aggregation_request
+from annotation.models import AggregatedAnnotator, AggregatedItem, AggregationFit
+from annotation.services.projects import project_update
+from tests.crossanswer_world import answered_world
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def _rows(world):
+    by_item = {row.item_id: row for row in AggregatedItem.objects.filter(project=world.project)}
+    return [by_item.get(item.pk) for item in world.items]
+
+
+def test_the_fit_task_writes_the_model_the_annotators_and_one_row_per_judged_item():
+    world = answered_world()
+
+    fit_id = aggregation_fit(world.project.pk)
+
+    fit = AggregationFit.objects.get(project=world.project)
+    assert fit.pk == fit_id
+    assert (fit.model, fit.judgments, fit.items, fit.disagreements) == ("dawid_skene", 12, 4, 0)
+    assert fit.labels == ["A", "B", "C", "D"]
+    assert fit.parameters == {"n_iter": 100, "tol": 1e-5, "iterations": fit.parameters["iterations"]}
+    rows = _rows(world)
+    # The rule's label is the answerers' majority once gold; item 3 is excluded (no label).
+    assert [(r.label, r.rule_label, r.agrees) for r in rows] == [
+        ("A", "A", True),
+        ("B", "B", True),
+        ("D", "D", True),
+        ("D", "", None),
+    ]
+    assert all(sum(r.posterior.values()) == pytest.approx(1.0, abs=1e-5) for r in rows)
+    assert all(set(r.posterior) == {"A", "B", "C", "D"} for r in rows)
+    annotators = {a.user_id: a for a in AggregatedAnnotator.objects.filter(project=world.project)}
+    assert sorted(annotators) == sorted(p.pk for p in world.people)
+    assert [annotators[p.pk].judgments for p in world.people] == [3, 3, 3, 3]
+    assert all(len(a.parameters["confusion"]) == 4 for a in annotators.values())
+
+
+def test_a_second_fit_replaces_the_first():
+    world = answered_world()
+    aggregation_fit(world.project.pk)
+    first = AggregationFit.objects.get(project=world.project)
+
+    project_update(project=world.project, aggregation_model="glad")
+    aggregation_fit(world.project.pk)
+
+    second = AggregationFit.objects.get(project=world.project)
+    assert second.pk == first.pk
+    assert second.model == "glad"
+    assert second.fitted_at > first.fitted_at
+    assert AggregatedItem.objects.filter(project=world.project).count() == 4
+    assert AggregatedAnnotator.objects.filter(project=world.project).count() == 4
+    assert set(AggregatedAnnotator.objects.filter(project=world.project).values_list("parameters", flat=True)[0]) == {
+        "alpha"
+    }
+
+
+def test_a_burst_of_requests_queues_one_fit_that_runs_after_the_commit(django_capture_on_commit_callbacks):
+    world = answered_world()
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        queued = [aggregation_request(project=world.project) for _ in range(5)]
+
+    assert queued == [True, False, False, False, False]
+    assert len(callbacks) == 1
+    assert AggregationFit.objects.get(project=world.project).judgments == 12
+    # The fit took the marker away: the next judgment queues the next fit.
+    with django_capture_on_commit_callbacks(execute=False):
+        assert aggregation_request(project=world.project) is True
+
+
+def test_turning_the_model_off_forgets_the_fit_and_queues_nothing(django_capture_on_commit_callbacks):
+    world = answered_world()
+    aggregation_fit(world.project.pk)
+
+    project_update(project=world.project, aggregation_model="off")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        queued = aggregation_request(project=world.project)
+
+    assert queued is False and callbacks == []
+    assert not AggregationFit.objects.filter(project=world.project).exists()
+    assert not AggregatedItem.objects.filter(project=world.project).exists()
+    assert not AggregatedAnnotator.objects.filter(project=world.project).exists()
+
+
+def test_an_unknown_model_is_refused_and_nothing_changes():
+    world = answered_world()
+
+    with pytest.raises(Exception) as refused:
+        project_update(project=world.project, aggregation_model="majority")
+
+    assert refused.value.field_errors == {"aggregation_model": ["Unknown model."]}
+    world.project.refresh_from_db()
+    assert world.project.aggregation_model == "dawid_skene"
