@@ -6,56 +6,78 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotation', '0019_planned_block'),
+        ("annotation", "0019_planned_block"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='item',
-            name='known_answer',
-            field=models.CharField(blank=True, db_default='', default='', max_length=200),
+            model_name="item",
+            name="known_answer",
+            field=models.CharField(blank=True, db_default="", default="", max_length=200),
         ),
         migrations.AddField(
-            model_name='membership',
-            name='pause_figures',
-            field=models.JSONField(blank=True, db_default=models.Value({}, output_field=models.JSONField()), default=dict),
+            model_name="membership",
+            name="pause_figures",
+            field=models.JSONField(
+                blank=True, db_default=models.Value({}, output_field=models.JSONField()), default=dict
+            ),
         ),
         migrations.AddField(
-            model_name='membership',
-            name='paused_at',
+            model_name="membership",
+            name="paused_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='membership',
-            name='unpaused_at',
+            model_name="membership",
+            name="unpaused_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='membership',
-            name='unpaused_by',
-            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="membership",
+            name="unpaused_by",
+            field=models.ForeignKey(
+                blank=True,
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='project',
-            name='check_every',
+            model_name="project",
+            name="check_every",
             field=models.PositiveSmallIntegerField(db_default=0, default=0),
         ),
         migrations.AddField(
-            model_name='project',
-            name='pause_after_checks',
+            model_name="project",
+            name="pause_after_checks",
             field=models.PositiveSmallIntegerField(db_default=10, default=10),
         ),
         migrations.AddField(
-            model_name='project',
-            name='pause_below_percent',
+            model_name="project",
+            name="pause_below_percent",
             field=models.PositiveSmallIntegerField(db_default=0, default=0),
         ),
         migrations.AlterField(
-            model_name='item',
-            name='status',
-            field=models.CharField(choices=[('draft', 'Draft'), ('submitted', 'Submitted'), ('revision_requested', 'Revision requested'), ('approved', 'Approved'), ('rejected', 'Rejected'), ('judged', 'Judged'), ('gold', 'Gold'), ('excluded', 'Excluded'), ('check', 'Known-answer check')], default='draft', max_length=20),
+            model_name="item",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("draft", "Draft"),
+                    ("submitted", "Submitted"),
+                    ("revision_requested", "Revision requested"),
+                    ("approved", "Approved"),
+                    ("rejected", "Rejected"),
+                    ("judged", "Judged"),
+                    ("gold", "Gold"),
+                    ("excluded", "Excluded"),
+                    ("check", "Known-answer check"),
+                ],
+                default="draft",
+                max_length=20,
+            ),
         ),
     ]

@@ -103,7 +103,9 @@ class Membership(models.Model):
     paused_at = models.DateTimeField(null=True, blank=True)
     # The figures the pause was decided on ({"checks": 10, "correct": 6, "below": 70}): the queue's message
     # is written from them in the reader's language.
-    pause_figures = models.JSONField(default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField()))
+    pause_figures = models.JSONField(
+        default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField())
+    )
     unpaused_at = models.DateTimeField(null=True, blank=True)
     unpaused_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
