@@ -13,8 +13,8 @@ from annotation.errors import InvalidInput
 from annotation.models import Assignment, Concept, Membership, PlannedBlock, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
 from annotation.selectors.skips import skipped_units
-from annotation.services.planned_blocks import planned_blocks_write_for
 from annotation.services.known_answers import pause_gate
+from annotation.services.planned_blocks import planned_blocks_write_for
 from annotation.services.screening import admitted_only, work_gate
 from annotation.task_types import get_task_type
 
