@@ -151,3 +151,30 @@ def membership_pause_gate(membership: Membership) -> None:
     """pause_gate for a membership already loaded: no query."""
     if membership.project.pause_below_percent > 0 and membership.paused_at is not None:
         raise Paused(pause_message(membership.pause_figures))
+
+
+def check_table(*, project: Project) -> list[dict]:
+    """The dashboard's known-answer rows: every annotator who answered a check or is paused, with their
+    checks, right answers and accuracy (two queries, however big the project)."""
+    scores = check_scores(project=project)
+    members = (
+        Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR)
+        .select_related("user")
+        .order_by("code", "user__username")
+    )
+    rows = []
+    for m in members:
+        score = scores.get(m.user_id)
+        if score is None and m.paused_at is None:
+            continue
+        score = score or CheckScore(checks=0, correct=0)
+        rows.append(
+            {
+                "membership": m,
+                "checks": score.checks,
+                "correct": score.correct,
+                "percent": score.percent,
+                "paused": m.paused_at is not None,
+            }
+        )
+    return rows
