@@ -234,3 +234,27 @@ def test_a_check_answer_makes_no_gold_decision_and_no_next_round():
 
     assert Judgment.objects.filter(project=project, item__status="check").count() == 1
     assert not Item.objects.filter(project=project, status="check", gold_decision__isnull=False).exists()
+
+
+def test_a_paused_judges_api_claim_is_refused_with_the_reason_and_changes_nothing_and_the_page_says_so():
+    from django.test import Client
+
+    from tests.api.conftest import client_for, db_state
+
+    project, people = _paused_world("ka-api")
+    judge = people[1]
+    _answer_checks(project, judge, ["B", "C"])
+    api = client_for(judge)
+    before = db_state()
+
+    response = api.post(f"/api/projects/{project.slug}/answers/next/", {}, format="json")
+
+    assert response.status_code == 403
+    assert response.json()["code"] == "paused"
+    assert db_state() == before
+    page = Client()
+    page.force_login(judge)
+    queue = page.get(f"/p/{project.slug}/answer/")
+    assert queue.status_code == 403
+    assert b'id="pause-message"' in queue.content
+    assert b"0 of your last 2 quality-check items" in queue.content
