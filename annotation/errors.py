@@ -46,3 +46,9 @@ class ServiceUnavailable(DomainError):
 
     http_status = 503
     code = "unavailable"
+
+
+class Paused(NotAllowed):
+    """The annotator's work is paused (too many known-answer checks missed) until an admin resumes it."""
+
+    code = "paused"

@@ -46,6 +46,7 @@ urlpatterns = [
     path("p/<slug:slug>/items/", items.item_list, name="item_list"),
     path("p/<slug:slug>/items/bulk/", items.item_bulk, name="item_bulk"),
     path("p/<slug:slug>/items/<int:item_id>/", items.item_detail, name="item_detail"),
+    path("p/<slug:slug>/items/<int:item_id>/known-answer/", items.item_known_answer, name="item_known_answer"),
     path("p/<slug:slug>/rounds/", rounds.judging_rounds, name="judging_rounds"),
     path(
         "p/<slug:slug>/rounds/corrections/<int:judgment_id>/send/",

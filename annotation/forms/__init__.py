@@ -93,6 +93,31 @@ class ProjectSettingsForm(forms.Form):
         required=False,
         help_text=gettext_lazy("No more annotators may join or be imported (empty: unchanged, 200 for a new project)."),
     )
+    check_every = forms.IntegerField(
+        label=gettext_lazy("Known-answer checks: one judging item in"),
+        min_value=0,
+        max_value=1000,
+        initial=0,
+        required=False,
+        help_text=gettext_lazy(
+            "E.g. 10: every tenth item a judge gets is a check (0: no checks). Applies to the next plan."
+        ),
+    )
+    pause_below_percent = forms.IntegerField(
+        label=gettext_lazy("Pause an annotator below this accuracy on checks (%)"),
+        min_value=0,
+        max_value=100,
+        initial=0,
+        required=False,
+        help_text=gettext_lazy("0: never pause."),
+    )
+    pause_after_checks = forms.IntegerField(
+        label=gettext_lazy("…after at least this many checks"),
+        min_value=1,
+        max_value=1000,
+        initial=10,
+        required=False,
+    )
 
     def __init__(self, *args, task_type: TaskType | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -113,8 +138,11 @@ class ProjectSettingsForm(forms.Form):
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("max_annotators") is None:
-            cleaned.pop("max_annotators", None)
+        for optional in ("max_annotators", "check_every", "pause_below_percent", "pause_after_checks"):
+            if cleaned.get(optional) is None:
+                cleaned.pop(optional, None)
+        if cleaned.get("check_every") == 1:
+            self.add_error("check_every", gettext_lazy("Use 0 (no checks) or 2 and more: every item can't be a check."))
         if not cleaned.get("aggregation_model"):
             cleaned.pop("aggregation_model", None)
         return cleaned
@@ -154,6 +182,8 @@ class ProjectCreateForm(ProjectSettingsForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["task_type"].choices = task_type_choices()
+        for later in ("check_every", "pause_below_percent", "pause_after_checks"):
+            del self.fields[later]  # set on the settings page, once there is work to check
 
     def clean(self):
         """The chosen task type's settings that were posted (the page shows none: a new project starts

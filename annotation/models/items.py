@@ -15,6 +15,10 @@ class Item(models.Model):
         JUDGED = "judged", gettext_lazy("Judged")
         GOLD = "gold", gettext_lazy("Gold")
         EXCLUDED = "excluded", gettext_lazy("Excluded")
+        # An item with a known answer, mixed into judging queues to measure each judge: outside every
+        # status set gold, agreement, reports and exports read (DECIDABLE, EXPORTED, JUDGEABLE), so
+        # none of them ever counts it.
+        CHECK = "check", gettext_lazy("Known-answer check")
 
     class Source(models.TextChoices):
         HUMAN = "human", gettext_lazy("Human")
@@ -73,6 +77,10 @@ class Item(models.Model):
     # sets it (the writer's choice, the import's column, a run's project language).
     language = models.CharField(max_length=20, blank=True, default="", db_default="")
     status_reason = models.TextField(blank=True)
+    # The answer a known-answer check expects, in the task type's answer vocabulary (the value its
+    # agreement_value reads from a judgment: a csqa letter, an NLI label, a KALAHI response id); "" for
+    # an ordinary item. Set with the CHECK status by annotation.services.known_answers.
+    known_answer = models.CharField(max_length=200, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

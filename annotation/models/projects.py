@@ -34,6 +34,12 @@ class Project(models.Model):
     aggregation_model = models.CharField(
         max_length=20, choices=AggregationModel.choices, default=AggregationModel.DAWID_SKENE
     )
+    # Known-answer checks (annotation.services.known_answers): one judging item in `check_every` is a
+    # check (0: none); an annotator whose accuracy on checks falls below `pause_below_percent` after at
+    # least `pause_after_checks` of them is paused (0: never). Core settings, the same for every task type.
+    check_every = models.PositiveSmallIntegerField(default=0, db_default=0)
+    pause_below_percent = models.PositiveSmallIntegerField(default=0, db_default=0)
+    pause_after_checks = models.PositiveSmallIntegerField(default=10, db_default=10)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -98,6 +104,18 @@ class Membership(models.Model):
     # The countries a reviewer reviews for (the author's AnnotatorProfile.country must be one of them)
     # in a project whose task type scopes QC by country (TaskType.member_scope); [] for none.
     countries = models.JSONField(default=list, blank=True)
+    # A pause (too many known-answer checks failed): no new work until an admin lifts it. Lifting keeps
+    # the record of who lifted it and when; nothing is deleted.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    # The figures the pause was decided on ({"checks": 10, "correct": 6, "below": 70}): the queue's message
+    # is written from them in the reader's language.
+    pause_figures = models.JSONField(
+        default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField())
+    )
+    unpaused_at = models.DateTimeField(null=True, blank=True)
+    unpaused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

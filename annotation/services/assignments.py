@@ -13,6 +13,7 @@ from annotation.errors import InvalidInput
 from annotation.models import Assignment, Concept, Membership, PlannedBlock, Project
 from annotation.planning import PlanningError, Unit, plan_balanced
 from annotation.selectors.skips import skipped_units
+from annotation.services.known_answers import pause_gate
 from annotation.services.planned_blocks import planned_blocks_write_for
 from annotation.services.screening import admitted_only, work_gate
 from annotation.task_types import get_task_type
@@ -189,6 +190,7 @@ def assignment_claim_next(*, project: Project, user: AbstractBaseUser, kind: str
     without waiting; the lease marks it taken once the claim commits.
     """
     work_gate(project=project, user_id=user.pk)  # screening: no query unless the project requires it
+    pause_gate(project=project, user_id=user.pk)  # no query unless the project pauses annotators
     if connection.vendor == "postgresql":
         return _claim_or_write_planned(project_id=project.pk, user_id=user.pk, kind=kind, resume=False)
     return _claim_in_transaction(project=project, user=user, kind=kind)
@@ -201,6 +203,7 @@ def assignment_resume_or_claim(*, project: Project, user: AbstractBaseUser, kind
     On PostgreSQL both are one statement (see _claim_statement): the judging API's next and the queue
     page paid five round trips for them (the open-unit read, BEGIN, the locked read, the update, COMMIT).
     """
+    pause_gate(project=project, user_id=user.pk)  # no query unless the project pauses annotators
     if connection.vendor != "postgresql" or project.screening_required:
         # The screening gate refuses a claim but never an open unit: it needs the two steps.
         from annotation.selectors import assignment_current  # selectors load before services

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
+from annotation.checks import mix_checks
 from annotation.errors import InvalidInput
 from annotation.foreign_keys import references_checked_once
 from annotation.importing.bulkwrite import NULL, copy_lines, reserve_ids
@@ -193,6 +194,9 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
             % {"activity": rule.activity, "m": m, "exc": exc}
         ) from None
 
+    if project.check_every >= 2:
+        unit_ids, worker_ids = _with_checks(project, rule, seed, unit_ids, worker_ids, positions, authors, annotators)
+        positions = range(len(unit_ids))
     if orphaned:
         Assignment.objects.filter(pk__in=orphaned).update(status=Assignment.Status.CANCELLED, lease_expires_at=None)
     base = _next_position(project.pk, rule.kind)
@@ -233,6 +237,51 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
         moved=len(orphaned),
         items=len(units),
         workers=len(annotators),
+    )
+
+
+def _with_checks(
+    project: Project,
+    rule: JudgingRule,
+    seed: int,
+    unit_ids: list[int],
+    worker_ids: list[int],
+    positions: Iterable[int],
+    authors: dict[int, int],
+    annotators: list[int],
+) -> tuple[list[int], list[int]]:
+    """The plan's slots in queue order with the project's known-answer checks mixed in (one in
+    `check_every` of each judge's items; annotation.checks.mix_checks). A judge never gets their own
+    check, one outside their scope (annotation.scope) or one they hold already: the unique (item, user,
+    kind) allows one row each. The checks' authors are added to `authors` for the rows written."""
+    checks: list[int] = []
+    refused: dict[int, set[int]] = defaultdict(set)
+    check_authors: dict[int, int | None] = {}
+    for item_id, author_id in Item.objects.filter(project=project, status=Item.Status.CHECK).values_list(
+        "pk", "author_id"
+    ):
+        checks.append(item_id)
+        check_authors[item_id] = author_id
+        if author_id is not None:
+            refused[author_id].add(item_id)
+            authors[item_id] = author_id
+    if not checks:
+        return unit_ids, worker_ids
+    for item_id, users in judges_out_of_scope(project=project, authors=check_authors, judges=annotators).items():
+        for user_id in users:
+            refused[user_id].add(item_id)
+    for item_id, user_id in Assignment.objects.filter(
+        project=project, kind=rule.kind, target_item__status=Item.Status.CHECK
+    ).values_list("target_item_id", "user_id"):
+        refused[user_id].add(item_id)
+    order = sorted(range(len(unit_ids)), key=list(positions).__getitem__)
+    return mix_checks(
+        item_ids=[unit_ids[i] for i in order],
+        user_ids=[worker_ids[i] for i in order],
+        checks=checks,
+        every=project.check_every,
+        seed=seed,
+        refused=refused,
     )
 
 

@@ -14,6 +14,7 @@ from annotation.aggregation.tasks import aggregation_request
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment, Membership
 from annotation.services.judging import JUDGEABLE, judging_plan_item_round
+from annotation.services.known_answers import checks_pause_if_failing
 from annotation.services.screening import work_gate
 from annotation.services.undo import change_refusal
 from annotation.task_types import get_task_type, project_settings
@@ -54,7 +55,7 @@ def judgment_record(
         raise IllegalTransition(refusal)
     if item.author_id is not None and item.author_id == user.pk:
         raise NotAllowed(gettext("You can't %(verb)s your own item.") % {"verb": rule.verb})
-    if item.status not in JUDGEABLE:
+    if item.status not in JUDGEABLE and item.status != Item.Status.CHECK:
         raise IllegalTransition(
             gettext("Only approved items can be %(verb_past)s; this one is %(get_status_display)s.")
             % {"verb_past": rule.verb_past, "get_status_display": item.get_status_display().lower()}
@@ -97,6 +98,11 @@ def judgment_record(
         assignment.completed_at = timezone.now()
         assignment.lease_expires_at = None
         assignment.save(update_fields=["status", "completed_at", "lease_expires_at"])
+
+    if item.status == Item.Status.CHECK:
+        # A known-answer check has no gold and no next round: it measures the judge.
+        checks_pause_if_failing(project=assignment.project, user_id=user.pk)
+        return judgment
 
     # qc depends on annotation, not the reverse at import time (same as project_create).
     from qc.gold import gold_recompute_locked_item

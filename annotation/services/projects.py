@@ -178,6 +178,7 @@ def project_set_languages(*, project: Project, languages: list[dict[str, str]]) 
 def project_update(*, project: Project, languages: list[dict[str, str]] | None = None, **fields: Any) -> Project:
     """Change core fields and, by name, the task type's own settings (only those given change)."""
     allowed = {"name", "guidelines", "authors_per_concept", "plan_seed", "max_annotators"}
+    allowed |= {"check_every", "pause_below_percent", "pause_after_checks"}  # annotation.services.known_answers
     allowed |= {"judging_guidelines", "guidelines_translations"}  # issue 13: annotation.guidelines
     allowed |= {"aggregation_model"}
     tt = get_task_type(project.task_type)

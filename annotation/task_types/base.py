@@ -793,6 +793,11 @@ class TaskType:
         """The value agreement is computed on (the chosen letter, the label); None if not given."""
         raise NotImplementedError
 
+    def known_answer_choices(self, payload: dict[str, Any]) -> tuple[str, ...]:
+        """The answers a known-answer check of this item may expect: values agreement_value can give
+        for it. () : the task type's judgments have no single right answer (no checks)."""
+        return tuple(self.agreement_domain)
+
     # --- reports -----------------------------------------------------------------------------------
     # Template (under templates/) the core's report page includes for this task type's sections.
     report_template: ClassVar[str] = ""

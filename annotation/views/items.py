@@ -14,7 +14,8 @@ from annotation.models import Item, Membership
 from annotation.selectors import item_for_member, membership_for, payload_as_seen
 from annotation.selectors.items import item_list_page
 from annotation.services.item_bulk import items_bulk_approve, items_bulk_reassign
-from annotation.views.common import ANY_ROLE, REVIEW_ROLES, item_history, project_context
+from annotation.services.known_answers import item_set_known_answer
+from annotation.views.common import ADMIN_ONLY, ANY_ROLE, REVIEW_ROLES, item_history, project_context, show_domain_error
 from annotation.views.item_filters import filter_query, item_filter_choices, item_filters_from, list_rows
 
 PAGE_SIZE = 50
@@ -103,6 +104,25 @@ def item_detail_response(request: HttpRequest, *, membership, item: Item, status
         and item.assignment_id is not None,
     )
     return render(request, "annotation/item_detail.html", context, status=status)
+
+
+@login_required
+@require_POST
+def item_known_answer(request: HttpRequest, slug: str, item_id: int) -> HttpResponse:
+    """An admin makes the item a known-answer check (or an ordinary item again, with an empty answer)."""
+    membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    item = item_for_member(membership=membership, item_id=item_id)
+    try:
+        item = item_set_known_answer(
+            item_id=item.pk, project=membership.project, answer=request.POST.get("known_answer", "")
+        )
+    except DomainError as exc:
+        return item_detail_response(request, membership=membership, item=item, status=show_domain_error(request, exc))
+    if item.status == Item.Status.CHECK:
+        messages.success(request, gettext("This item is now a known-answer check."))
+    else:
+        messages.success(request, gettext("This item is an ordinary item again."))
+    return redirect("item_detail", slug=slug, item_id=item.pk)
 
 
 @login_required

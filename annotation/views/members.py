@@ -12,6 +12,7 @@ from annotation.errors import DomainError, InvalidInput
 from annotation.forms import MemberAddForm, MemberRoleForm, ProfileForm, apply_domain_error
 from annotation.models import AnnotatorProfile, Invitation, Membership
 from annotation.selectors import invitation_for_user, membership_for
+from annotation.services.known_answers import member_resume
 from annotation.services.members import (
     invitation_accept,
     invitation_decline,
@@ -62,6 +63,10 @@ def project_members(request: HttpRequest, slug: str) -> HttpResponse:
                     request,
                     gettext("%(username)s no longer works on this project.") % {"username": target.user.username},
                 )
+            elif action == "resume":
+                target = _member_of(project, request.POST.get("membership_id"))
+                member_resume(membership=target, actor=request.user)
+                messages.success(request, gettext("%(username)s can work again.") % {"username": target.user.username})
             elif action == "withdraw":
                 invitation = invitation_withdraw(
                     invitation_id=_invitation_id(request.POST.get("invitation_id")), project=project

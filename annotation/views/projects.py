@@ -128,6 +128,9 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "plan_seed": project.plan_seed,
         "max_annotators": project.max_annotators,
         "aggregation_model": project.aggregation_model,
+        "check_every": project.check_every,
+        "pause_below_percent": project.pause_below_percent,
+        "pause_after_checks": project.pause_after_checks,
     }
     # Issue 13: judging guidelines and guidelines per project language, after the writing guidelines.
     guideline_languages = list(project.languages.order_by("position", "code").values_list("code", "name"))

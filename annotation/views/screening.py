@@ -9,12 +9,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from annotation.errors import DomainError, InvalidInput, NotAllowed
+from annotation.errors import DomainError, InvalidInput, NotAllowed, Paused
 from annotation.forms.countries import ReviewCountriesForm
 from annotation.forms.screening import ScreeningItemFormSet, initial_rows, items_of
 from annotation.models import Application, Membership, ScreeningSetup
 from annotation.selectors import membership_for
 from annotation.selectors.countries import review_country_choices
+from annotation.services.known_answers import membership_pause_gate
 from annotation.services.members import member_set_countries
 from annotation.services.screening import (
     DEFAULT_CRITERIA,
@@ -32,6 +33,12 @@ from annotation.views.common import ADMIN_ONLY, AUTHOR_ROLES, project_context, s
 
 def gate_response(request: HttpRequest, membership: Membership) -> HttpResponse | None:
     """A 403 page pointing to the screening when this annotator may not work yet; None when they may."""
+    try:
+        membership_pause_gate(membership)
+    except Paused as exc:
+        return render(
+            request, "annotation/work_paused.html", project_context(membership, message=exc.message), status=403
+        )
     try:
         work_gate(project=membership.project, user_id=membership.user_id)
     except NotAllowed as exc:

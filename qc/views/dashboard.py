@@ -9,7 +9,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from annotation.aggregation.store import aggregation_applies, annotator_abilities, last_fit
+from annotation.models import Membership
 from annotation.selectors import dashboard_stats, whole_project_member
+from annotation.services.known_answers import check_table
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
 
@@ -23,6 +25,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     # Each annotator's ability in the aggregation model's last fit (one query), beside their progress.
     fitted = aggregation_applies(project)
     abilities = annotator_abilities(project=project) if fitted else {}
+    # Each annotator's accuracy on known-answer checks, and whether they are paused.
+    checks = check_table(project=project)
     context = project_context(
         membership,
         stats=stats,
@@ -34,5 +38,8 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
         ],
         shows_ability=fitted,
         aggregation_fit=last_fit(project=project) if fitted else None,
+        checks=checks,
+        paused=sum(1 for row in checks if row["paused"]),
+        can_resume=membership.role == Membership.Role.ADMIN,
     )
     return render(request, "qc/project_dashboard.html", context)

@@ -250,6 +250,10 @@ class CulturalPromptTaskType(TaskType):
     def agreement_value(self, value: dict[str, Any]) -> Any:
         return (value or {}).get("choice") or None
 
+    def known_answer_choices(self, payload: dict[str, Any]) -> tuple[str, ...]:
+        """The MC1 options a judge is shown: the best response and each irrelevant one."""
+        return ("best", *(f"irrelevant_{n}" for n in range(1, len(payload.get("irrelevant") or []) + 1)))
+
     # --- reports and export ------------------------------------------------------------------------
     report_template = "annotation/task_types/cultural_prompt/report.html"
     export_fields = cp_export.EXPORT_FIELDS

@@ -202,6 +202,9 @@ class NliTaskType(TaskType):
         except ValueError:
             return None
 
+    def known_answer_choices(self, payload: dict[str, Any]) -> tuple[str, ...]:
+        return LABELS
+
     # --- reports and export (reports.py, export.py, splits.py) --------------------------------------
     report_template = "annotation/task_types/nli/report.html"
     export_fields = nli_export.EXPORT_FIELDS
