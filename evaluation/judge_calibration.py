@@ -1,7 +1,7 @@
 """How far a model judge can stand in for people: agreement with the human decision, position bias and
 calibration, per judge and per category. Pure: typed decisions in, typed figures out; any task type
-whose judgment a model gives builds `JudgeDecision`s from its run's calls (preference:
-evaluation/task_types/preference/judge_calibration.py).
+whose judgment a model gives builds `JudgeDecision`s from its run's calls, in its own folder
+(evaluation/task_types/<name>/judge_calibration.py).
 
 - Agreement is taken over the decisions both sides gave (a readable verdict and a human decision):
   accuracy, Cohen's kappa (scikit-learn) and Krippendorff's alpha, nominal (the `krippendorff`
