@@ -209,3 +209,70 @@ def time_chart(per_day: dict[date, int]) -> TimeChart:
         last=shown[-1].isoformat(),
         labels=labels,
     )
+
+
+# Reliability diagrams: a square plot of share correct against the judge's probability.
+RELIABILITY_SIDE = 240
+RELIABILITY_PAD = 28  # room for the axis labels left of and below the plot
+
+
+@dataclass(frozen=True)
+class ReliabilityBar:
+    low: float
+    high: float
+    count: int
+    confidence: float | None
+    accuracy: float | None
+    x: float
+    width: float
+    y: float  # top of the bar (share correct)
+    height: float
+    dot_x: float  # the bin's mean probability, on the share's height
+    dot_y: float
+
+
+@dataclass(frozen=True)
+class ReliabilityChart:
+    bars: list[ReliabilityBar]  # the bins that hold decisions
+    diagonal: tuple[float, float, float, float]  # x1, y1, x2, y2 of perfect calibration
+    ticks: list[tuple[float, float, str]]  # x, y, label of the axes' 0, 0.5 and 1
+    side: int = RELIABILITY_SIDE
+    pad: int = RELIABILITY_PAD
+    width: int = RELIABILITY_SIDE + RELIABILITY_PAD + 8
+    height: int = RELIABILITY_SIDE + RELIABILITY_PAD + 8
+
+
+def reliability_chart(bins: Sequence[tuple[float, float, int, float | None, float | None]]) -> ReliabilityChart:
+    """Bins as (low, high, count, mean probability, share correct), probabilities on 0..1: one bar per
+    non-empty bin as high as its share correct, a dot at its mean probability, and the diagonal a
+    calibrated judge follows."""
+    left, top, side = RELIABILITY_PAD, 8, RELIABILITY_SIDE
+
+    def x(value: float) -> float:
+        return round(left + side * value, 1)
+
+    def y(value: float) -> float:
+        return round(top + side * (1 - value), 1)
+
+    bars = []
+    for low, high, count, confidence, accuracy in bins:
+        if not count or confidence is None or accuracy is None:
+            continue
+        bars.append(
+            ReliabilityBar(
+                low=low,
+                high=high,
+                count=count,
+                confidence=confidence,
+                accuracy=accuracy,
+                x=round(x(low) + 1, 1),
+                width=round(x(high) - x(low) - 2, 1),
+                y=y(accuracy),
+                height=round(side * accuracy, 1),
+                dot_x=x(confidence),
+                dot_y=y(accuracy),
+            )
+        )
+    ticks = [(x(v), float(top + side + 16), str(v)) for v in (0, 0.5, 1)]
+    ticks += [(float(left - 4), round(y(v) + 4, 1), str(v)) for v in (0, 0.5, 1)]
+    return ReliabilityChart(bars=bars, diagonal=(x(0), y(0), x(1), y(1)), ticks=ticks)

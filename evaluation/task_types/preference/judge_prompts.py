@@ -8,8 +8,10 @@ input text when there is one (the released IndoPref `input`).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
+from typing import Any
 
 LANGUAGES = ("en", "id")
 
@@ -121,3 +123,34 @@ def parse_verdict(text: str) -> int | None:
             return int(found.pop())
     found = set(_CHOICE.findall(text or ""))
     return int(found.pop()) if len(found) == 1 else None
+
+
+def _digit(token: str) -> str:
+    return token.strip().strip("\"'") if token.strip().strip("\"'") in ("1", "2") else ""
+
+
+def verdict_probability(text: str, logprobs: list[dict[str, Any]] | None) -> float | None:
+    """The judge's probability that position 1 is the better response, read from the log-probabilities of
+    the verdict's digit (the first "1" or "2" token after `"score"`, or in the reply when it has no
+    score): P(1) / (P(1) + P(2)) over the digit's top alternatives. None without log-probabilities or
+    without such a token."""
+    if not logprobs:
+        return None
+    start = (text or "").find('"score"')
+    offset = 0
+    for entry in logprobs:
+        token = str(entry.get("token", ""))
+        at, offset = offset, offset + len(token)
+        if at < start or not _digit(token):
+            continue
+        mass = {"1": 0.0, "2": 0.0}
+        alternatives = list(entry.get("top") or [])
+        if not any(str(t.get("token", "")) == token for t in alternatives):
+            alternatives.append({"token": token, "logprob": entry.get("logprob")})
+        for alternative in alternatives:
+            digit = _digit(str(alternative.get("token", "")))
+            if digit and isinstance(alternative.get("logprob"), int | float):
+                mass[digit] += math.exp(alternative["logprob"])
+        total = mass["1"] + mass["2"]
+        return mass["1"] / total if total > 0 else None
+    return None

@@ -10,7 +10,10 @@
 `preference_judge`: the R3/mR3 pairwise prompt over the project's pairs (derived from ratings, or the
   file's human pairs), each pair in both orders and in each chosen instruction language (template
   judge_en / judge_id). parameters: {"pairs": [frozen pairs], "languages": ["en", "id"], "max_tokens",
-  "temperature"}. Verdicts are read from the calls by judge_report.py.
+  "temperature", "confidence"}. The judge sees the prompt and the two response texts, never a model's name.
+  With `confidence`, every call asks for the top log-probabilities of its tokens, from which the judge's
+  probability for its verdict is read (judge_calibration.py); only endpoints that offer log-probabilities
+  may run it. Verdicts are read from the calls by judge_report.py and judge_calibration.py.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from annotation.errors import InvalidInput
@@ -35,6 +39,7 @@ RESPONSES = "preference_responses"
 JUDGE = "preference_judge"
 MAX_ITEMS = 100_000
 MAX_PAIRS = 200_000
+TOP_LOGPROBS = 5  # alternatives asked for each token: enough to hold both verdict digits
 
 
 def _project_check(project: Any, what: str) -> None:
@@ -175,11 +180,25 @@ class PairJudge(RunKind):
             "languages": sorted(set(languages), key=judge_prompts.LANGUAGES.index),
             "max_tokens": _number(parameters, "max_tokens", int, 1024, 1, 32_000),
             "temperature": _number(parameters, "temperature", float, 0.0, 0.0, 2.0),
+            "confidence": parameters.get("confidence") in (True, "1", "on", "true"),
         }
+
+    def preflight(self, parameters: dict[str, Any], *, endpoints: Any) -> None:
+        if not parameters.get("confidence"):
+            return
+        without = sorted(e.name for e in endpoints if not e.offers_logprobs)
+        if without:
+            raise InvalidInput(
+                _("The judge's probability needs log-probabilities, which these endpoints do not offer: %(names)s.")
+                % {"names": ", ".join(without)},
+                field_errors={"confidence": [_("Not offered by every judge.")]},
+            )
 
     def units(self, run: Run) -> Iterable[Unit]:
         parameters = run.parameters
         params = {"max_tokens": parameters["max_tokens"], "temperature": parameters["temperature"]}
+        if parameters.get("confidence"):
+            params["logprobs"] = TOP_LOGPROBS
         ids = sorted({p["item_id"] for p in parameters["pairs"]})
         payloads = dict(Item.objects.filter(pk__in=ids).values_list("pk", "current_version__payload"))
         for pair in parameters["pairs"]:

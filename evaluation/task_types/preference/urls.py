@@ -11,6 +11,11 @@ urlpatterns = [
     path("p/<slug:slug>/pairs/", views.pairs_download, name="preference_pairs_download"),
     path("p/<slug:slug>/preference-runs/", views.runs_page, name="preference_runs"),
     path("p/<slug:slug>/preference-runs/<int:run_id>/judge/", views.judge_report_page, name="preference_judge_report"),
+    path(
+        "p/<slug:slug>/preference-runs/<int:run_id>/calibration/",
+        views.judge_calibration_page,
+        name="preference_judge_calibration",
+    ),
 ]
 
 PAGES = {"preference_raters": _("Rater groups"), "preference_runs": _("Responses and judge runs")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import asdict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,12 +19,15 @@ from annotation.services.members import members_set_groups
 from annotation.task_types.preference.export import PAIR_SHAPES
 from annotation.task_types.preference.judging import GROUPS
 from annotation.views.common import ADMIN_ONLY, REVIEW_ROLES, project_context, show_domain_error
+from evaluation.judge_calibration import ALL
 from evaluation.models import Endpoint, Run
 from evaluation.services.runs import run_create
 from evaluation.task_types.preference.exports import FORMATS, data_card, pair_rows, project_pairs, write_rows
+from evaluation.task_types.preference.judge_calibration import run_calibration
 from evaluation.task_types.preference.judge_report import judge_report
 from evaluation.task_types.preference.kinds import JUDGE, RESPONSES
 from evaluation.task_types.preference.services import prompt_slots_add, responses_import
+from qc.charts import reliability_chart
 
 TASK_TYPE = "preference"
 
@@ -145,6 +149,7 @@ def runs_page(request: HttpRequest, slug: str) -> HttpResponse:
             parameters["system"] = request.POST.get("system", "")
         else:
             parameters["languages"] = request.POST.getlist("languages")
+            parameters["confidence"] = request.POST.get("confidence") == "on"
         try:
             run = run_create(kind=kind, endpoints=endpoints, project=project, user=request.user, parameters=parameters)
         except DomainError as exc:
@@ -175,4 +180,27 @@ def judge_report_page(request: HttpRequest, slug: str, run_id: int) -> HttpRespo
         request,
         "evaluation/task_types/preference/judge_report.html",
         project_context(membership, run=run, report=report),
+    )
+
+
+@login_required
+@require_GET
+def judge_calibration_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """Admins: how far each judge of a run agrees with the people, its position bias and calibration."""
+    membership = _membership(request, slug, ADMIN_ONLY)
+    run = Run.objects.filter(project=membership.project, kind=JUDGE, pk=run_id).first()
+    if run is None:
+        raise Http404("No such judge run.")
+    figures = run_calibration(run)
+    if request.GET.get("format") == "json":
+        return JsonResponse({"results": [asdict(f) for f in figures]})
+    judges = []
+    for n, overall in enumerate((f for f in figures if f.category == ALL), start=1):
+        chart = reliability_chart([(b.low, b.high, b.count, b.confidence, b.accuracy) for b in overall.bins])
+        categories = [f for f in figures if f.judge == overall.judge and f.category != ALL]
+        judges.append({"overall": overall, "categories": categories, "chart": chart, "chart_id": f"reliability-{n}"})
+    return render(
+        request,
+        "evaluation/task_types/preference/judge_calibration.html",
+        project_context(membership, run=run, judges=judges),
     )
