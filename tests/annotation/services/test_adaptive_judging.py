@@ -11,6 +11,8 @@ from annotation.services.judgments import judgment_record
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule
 from qc.models import GoldDecision
+from tests.api.conftest import client_for
+from tests.api.test_judging_query_counts import MAX_QUERIES_SUBMIT
 from tests.qc.helpers import CLEAR, make_item, make_project
 
 LABELS = ("A", "B", "C", "D", "E")
@@ -125,3 +127,44 @@ def test_adaptive_settings_are_checked():
         95,
         2,
     )
+
+
+# The judging API's submit on an adaptive project: a judgment that stops the item or waits for its round
+# costs what a fixed project's does (tests/api/test_judging_query_counts.py); one that plans the next judge
+# adds the planner's reads and its insert, as IndoNLI's rounds do.
+MAX_QUERIES_PLAN_NEXT = 22
+
+
+@pytest.mark.django_db
+@pytest.mark.postgres  # the counts of PostgreSQL's one-statement claim and upserts
+def test_an_adaptive_submit_costs_what_a_fixed_one_does(django_assert_max_num_queries):
+    project, people = make_project(slug="adaptq", annotators=6, m=5)
+    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.save()
+    items = [make_item(project, people[0], question=f"Q{n}") for n in range(3)]
+    judging_plan(project=project)
+    base = f"/api/projects/{project.slug}/answers"
+
+    def submit(assignment, answer):
+        client = client_for(assignment.user)
+        task = client.post(f"{base}/next/", {}, format="json").json()
+        assert task["id"] == assignment.pk
+        return client, lambda: client.post(f"{base}/{assignment.pk}/", {"answer": answer}, format="json")
+
+    first, second = _open(items[0])
+    _, send = submit(first, "A")
+    assert send().status_code == 200  # warm
+    _, send = submit(second, "A")
+    # Stops the item as gold: one more, the item's status update, as a fixed item's last answer costs.
+    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT + 1):
+        assert send().status_code == 200
+    assert GoldDecision.objects.get(item=items[0]).outcome == "gold"
+
+    first, second = _open(items[1])
+    _, send = submit(first, "A")
+    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT):
+        assert send().status_code == 200  # waits for the round's other judge
+    _, send = submit(second, "C")
+    with django_assert_max_num_queries(MAX_QUERIES_PLAN_NEXT):
+        assert send().status_code == 200  # unsure: plans one more judge
+    assert len(_open(items[1])) == 1
