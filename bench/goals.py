@@ -159,6 +159,12 @@ BENCHES: tuple[Bench, ...] = (
         small_args=("--items", "40", "--workers", "1", "--threads", "4"),
         needs_redis=True,
     ),
+    Bench(
+        "adaptive_replay",
+        "id-csqa's 1,498 human-written questions, five released answers each, replayed per policy",
+        (Goal("saving", ">=", 0.5), Goal("agreement", ">=", 0.995)),
+        small_args=("--limit", "30"),
+    ),
 )
 
 BY_NAME: dict[str, Bench] = {bench.name: bench for bench in BENCHES}

@@ -3,6 +3,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from annotation import adaptive
 from annotation.task_types.base import (
     BenchmarkItem,
     BenchmarkSpec,
@@ -110,7 +111,7 @@ class CsqaTaskType(TaskType):
     }
 
     def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
-        return JudgingRule(
+        rule = JudgingRule(
             kind="answer",
             per_round=(settings["answerers_per_item"],),
             share=1.0,
@@ -121,6 +122,7 @@ class CsqaTaskType(TaskType):
             noun=pgettext_lazy("judging", "answer"),
             saved=pgettext_lazy("judging", "Answer saved. Here is the next question."),
         )
+        return adaptive.adaptive_rule(rule, settings)
 
     def judge_view(self, payload: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
         # Never the author's answer: the judge sees the question and the options only.

@@ -2,6 +2,7 @@
 
 from django.utils.translation import gettext_lazy
 
+from annotation import adaptive
 from annotation.task_types.base import IntSetting
 
 SETTINGS = {
@@ -17,4 +18,6 @@ SETTINGS = {
         max_value=100,
         help=gettext_lazy("An item flagged ambiguous by more answerers than this is excluded."),
     ),
+    # Fixed overlap (the paper's) or adaptive judging: see annotation.adaptive.
+    **adaptive.SETTINGS,
 }

@@ -1,0 +1,170 @@
+"""Adaptive judging (annotation.adaptive): the minimum of judges first, one more only while the item's
+label is unsure, up to the fixed overlap, never the author or a judge who already judged it."""
+
+import pytest
+
+from annotation.adaptive import adaptive_rule, posterior
+from annotation.errors import InvalidInput
+from annotation.models import Assignment, Item, Judgment
+from annotation.services.judging import judging_plan
+from annotation.services.judgments import judgment_record
+from annotation.task_types import get_task_type, project_settings
+from annotation.task_types.base import JudgingRule
+from qc.models import GoldDecision
+from tests.api.conftest import client_for
+from tests.api.test_judging_query_counts import MAX_QUERIES_SUBMIT
+from tests.qc.helpers import CLEAR, make_item, make_project
+
+LABELS = ("A", "B", "C", "D", "E")
+
+
+def test_posterior_is_the_one_coin_model():
+    # Two judges of accuracy 0.8 agree on A, five labels: 0.8^2 against 0.05^2 for each other label.
+    both = posterior([(1, "A"), (2, "A")], LABELS, {})
+    assert both["A"] == pytest.approx(0.64 / (0.64 + 4 * 0.0025))
+    assert both["B"] == pytest.approx(0.0025 / 0.65)
+    # A judge the fit found more accurate weighs more: 0.95 for B against 0.6 for A.
+    split = posterior([(1, "A"), (2, "B")], LABELS, {1: 0.6, 2: 0.95})
+    a, b, other = 0.6 * 0.05 / 4, 0.1 * 0.95, 0.1 * 0.05 / 4
+    assert split["B"] == pytest.approx(b / (a + b + 3 * other))
+    assert sum(split.values()) == pytest.approx(1.0)
+    # No label given: the prior, uniform.
+    assert posterior([(1, None)], LABELS, {}) == {label: pytest.approx(0.2) for label in LABELS}
+
+
+def test_adaptive_rule_spreads_the_overlap_one_judge_per_round():
+    rule = JudgingRule(kind="answer", per_round=(5,))
+    settings = {"judging_mode": "adaptive", "adaptive_min_judges": 2, "adaptive_confidence": 95}
+    assert adaptive_rule(rule, settings).per_round == (2, 1, 1, 1)
+    assert adaptive_rule(rule, {**settings, "judging_mode": "fixed"}).per_round == (5,)
+    assert adaptive_rule(rule, {**settings, "adaptive_min_judges": 9}).per_round == (5,)
+
+
+def _answer(assignment, answer):
+    return judgment_record(
+        assignment_id=assignment.pk,
+        user=assignment.user,
+        data={"answer": answer, "uncertain": False, "question_ambiguous": False, "option_ambiguous": CLEAR},
+    )
+
+
+def _open(item):
+    return list(
+        Assignment.objects.filter(target_item=item, kind="answer", status=Assignment.Status.PENDING).order_by("pk")
+    )
+
+
+@pytest.mark.django_db
+def test_an_item_stops_when_sure_and_another_gets_one_judge_at_a_time():
+    project, people = make_project(slug="adapt", annotators=6, m=5)
+    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.save()
+    author = people[0]
+    agreed = make_item(project, author, question="Q agreed", answer="A")
+    split = make_item(project, author, question="Q split", answer="A")
+
+    summary = judging_plan(project=project)
+
+    assert (summary.created, summary.items) == (4, 2)  # the minimum, two judges each, never the author
+    assert all(a.user_id != author.pk for a in Assignment.objects.filter(project=project))
+
+    for assignment in _open(agreed):
+        _answer(assignment, "A")
+    decision = GoldDecision.objects.get(item=agreed)
+    assert (decision.outcome, decision.details["majority"], decision.details["answers"]) == ("gold", "A", 2)
+    assert decision.details["adaptive"]["confidence"] == pytest.approx(0.9846, abs=1e-4)
+    assert _open(agreed) == []
+    assert Item.objects.get(pk=agreed.pk).status == Item.Status.GOLD
+
+    first, second = _open(split)
+    _answer(first, "A")
+    assert _open(split) == [second]  # the round's second judge is still out: nothing planned yet
+    _answer(second, "B")
+    (third,) = _open(split)  # unsure (0.49 each): one more judge, in round 2
+    assert (third.round, Item.objects.get(pk=split.pk).judging_round) == (2, 2)
+    assert third.user_id not in {author.pk, first.user_id, second.user_id}
+    _answer(third, "A")  # A, B, A: 0.931 < 0.95, round 3
+    decision = GoldDecision.objects.get(item=split)
+    confidence = decision.details["adaptive"]["confidence"]
+    assert (decision.outcome, confidence) == ("pending", pytest.approx(0.9309, abs=1e-4))
+    (fourth,) = _open(split)
+    assert fourth.round == 3
+    _answer(fourth, "A")  # A, B, A, A: 0.9958
+    decision = GoldDecision.objects.get(item=split)
+    assert (decision.outcome, decision.details["majority"], decision.details["answers"]) == ("gold", "A", 4)
+    assert _open(split) == []
+    judges = set(Judgment.objects.filter(item=split).values_list("user_id", flat=True))
+    assert len(judges) == 4 and author.pk not in judges
+
+
+@pytest.mark.django_db
+def test_the_overlap_is_the_ceiling_and_the_published_rule_decides_there():
+    project, people = make_project(slug="ceiling", annotators=6, m=3)
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 99}
+    project.save()
+    item = make_item(project, people[0], question="Q hard")
+    judging_plan(project=project)
+    for answer in ("A", "B"):
+        _answer(_open(item)[0], answer)
+    (last,) = _open(item)
+    _answer(last, "C")  # three different answers: unsure, but the overlap (m = 3) is reached
+    decision = GoldDecision.objects.get(item=item)
+    assert (decision.outcome, decision.details["answers"]) == ("gold", 3)
+    assert _open(item) == []
+    assert Assignment.objects.filter(target_item=item).count() == 3
+
+
+@pytest.mark.django_db
+def test_adaptive_settings_are_checked():
+    task_type = get_task_type("csqa")
+    with pytest.raises(InvalidInput) as refused:
+        task_type.settings_clean({"judging_mode": "sometimes", "adaptive_confidence": 100})
+    assert set(refused.value.field_errors) == {"judging_mode", "adaptive_confidence"}
+    project, _ = make_project(slug="defaults")
+    settings = project_settings(project)
+    assert (settings["judging_mode"], settings["adaptive_confidence"], settings["adaptive_min_judges"]) == (
+        "fixed",
+        95,
+        2,
+    )
+
+
+# The judging API's submit on an adaptive project: a judgment that stops the item or waits for its round
+# costs what a fixed project's does (tests/api/test_judging_query_counts.py); one that plans the next judge
+# adds the planner's reads and its insert, as IndoNLI's rounds do.
+MAX_QUERIES_PLAN_NEXT = 22
+
+
+@pytest.mark.django_db
+@pytest.mark.postgres  # the counts of PostgreSQL's one-statement claim and upserts
+def test_an_adaptive_submit_costs_what_a_fixed_one_does(django_assert_max_num_queries):
+    project, people = make_project(slug="adaptq", annotators=6, m=5)
+    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.save()
+    items = [make_item(project, people[0], question=f"Q{n}") for n in range(3)]
+    judging_plan(project=project)
+    base = f"/api/projects/{project.slug}/answers"
+
+    def submit(assignment, answer):
+        client = client_for(assignment.user)
+        task = client.post(f"{base}/next/", {}, format="json").json()
+        assert task["id"] == assignment.pk
+        return client, lambda: client.post(f"{base}/{assignment.pk}/", {"answer": answer}, format="json")
+
+    first, second = _open(items[0])
+    _, send = submit(first, "A")
+    assert send().status_code == 200  # warm
+    _, send = submit(second, "A")
+    # Stops the item as gold: one more, the item's status update, as a fixed item's last answer costs.
+    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT + 1):
+        assert send().status_code == 200
+    assert GoldDecision.objects.get(item=items[0]).outcome == "gold"
+
+    first, second = _open(items[1])
+    _, send = submit(first, "A")
+    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT):
+        assert send().status_code == 200  # waits for the round's other judge
+    _, send = submit(second, "C")
+    with django_assert_max_num_queries(MAX_QUERIES_PLAN_NEXT):
+        assert send().status_code == 200  # unsure: plans one more judge
+    assert len(_open(items[1])) == 1
