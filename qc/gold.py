@@ -20,6 +20,8 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from annotation import adaptive
+from annotation.aggregation.store import annotator_abilities
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import batched, fewer_gc_passes
 from annotation.foreign_keys import triggers_off_for_locked_parents
@@ -105,12 +107,19 @@ def _context(project: Project, annotators: list) -> _ProjectContext:
     task_type = get_task_type(project.task_type)
     task_settings = project_settings(project)
     rule = task_type.judging_rule(task_settings)
+    # Adaptive judging weighs each judge by their accuracy in the aggregation model's last fit (one
+    # query, only for adaptive projects; judges the fit does not know get adaptive.DEFAULT_ACCURACY).
+    accuracy = (
+        {user_id: a.ability for user_id, a in annotator_abilities(project=project).items()}
+        if adaptive.is_adaptive(task_settings)
+        else {}
+    )
     return _ProjectContext(
         task_type=task_type,
         settings=task_settings,
         kind=rule.kind if rule is not None else None,
         ranks=annotator_ranks(annotators),
-        memo=GoldMemo(task_type),
+        memo=GoldMemo(task_type, accuracy=accuracy),
     )
 
 

@@ -2,10 +2,12 @@
 label is unsure, up to the fixed overlap, never the author or a judge who already judged it."""
 
 import pytest
+from django.utils import timezone
 
 from annotation.adaptive import adaptive_rule, posterior
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Item, Judgment
+from annotation.models.aggregation import AggregatedAnnotator, AggregationFit
 from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from annotation.task_types import get_task_type, project_settings
@@ -130,9 +132,10 @@ def test_adaptive_settings_are_checked():
 
 
 # The judging API's submit on an adaptive project: a judgment that stops the item or waits for its round
-# costs what a fixed project's does (tests/api/test_judging_query_counts.py); one that plans the next judge
-# adds the planner's reads and its insert, as IndoNLI's rounds do.
-MAX_QUERIES_PLAN_NEXT = 22
+# costs what a fixed project's does (tests/api/test_judging_query_counts.py) and one read more, the judges'
+# accuracies in the last aggregation fit; one that plans the next judge adds the planner's reads and its
+# insert, as IndoNLI's rounds do.
+MAX_QUERIES_PLAN_NEXT = 23
 
 
 @pytest.mark.django_db
@@ -155,16 +158,37 @@ def test_an_adaptive_submit_costs_what_a_fixed_one_does(django_assert_max_num_qu
     _, send = submit(first, "A")
     assert send().status_code == 200  # warm
     _, send = submit(second, "A")
-    # Stops the item as gold: one more, the item's status update, as a fixed item's last answer costs.
-    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT + 1):
+    # Stops the item as gold: and the item's status update, as a fixed item's last answer costs.
+    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT + 2):
         assert send().status_code == 200
     assert GoldDecision.objects.get(item=items[0]).outcome == "gold"
 
     first, second = _open(items[1])
     _, send = submit(first, "A")
-    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT):
+    with django_assert_max_num_queries(MAX_QUERIES_SUBMIT + 1):
         assert send().status_code == 200  # waits for the round's other judge
     _, send = submit(second, "C")
     with django_assert_max_num_queries(MAX_QUERIES_PLAN_NEXT):
         assert send().status_code == 200  # unsure: plans one more judge
     assert len(_open(items[1])) == 1
+
+
+@pytest.mark.django_db
+def test_a_judge_the_last_fit_found_unreliable_weighs_less():
+    project, people = make_project(slug="fitted", annotators=6, m=5)
+    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.save()
+    item = make_item(project, people[0], question="Q weighed")
+    judging_plan(project=project)
+    first, second = _open(item)
+    AggregationFit.objects.create(project=project, model="dawid_skene", labels=list(LABELS), fitted_at=timezone.now())
+    AggregatedAnnotator.objects.create(
+        project=project, user=second.user, judgments=40, ability=0.3, ability_low=0.2, ability_high=0.4
+    )
+    _answer(first, "A")
+    _answer(second, "A")
+    # 0.8 x 0.3 for A against 0.05 x 0.175 for each other label: 0.873, under 0.95, so one more judge.
+    decision = GoldDecision.objects.get(item=item)
+    confidence = decision.details["adaptive"]["confidence"]
+    assert (decision.outcome, confidence) == ("pending", pytest.approx(0.8727, abs=1e-4))
+    assert len(_open(item)) == 1
