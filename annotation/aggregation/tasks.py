@@ -5,7 +5,9 @@ GOTONG_AGGREGATION_DEBOUNCE_SECONDS later; later judgments of the burst find the
 nothing, at no database query on the submit path. The fit deletes the marker before it reads, so a
 judgment saved during the fit queues the next one. The marker expires on its own, so a lost message
 (broker restart) only delays the fit until the next judgment. Without a broker (the SQLite demo, tests)
-the task runs in the process once the transaction commits, as exports do there.
+the task runs in the process once the transaction commits, as exports do there; the marker then stays
+for the debounce time, so at most one submit per GOTONG_AGGREGATION_DEBOUNCE_SECONDS pays for a fit
+(the others would each refit the project on their request).
 """
 
 from __future__ import annotations
@@ -45,7 +47,9 @@ def aggregation_request(*, project: Project) -> bool:
     if not aggregation_applies(project):
         return False
     delay = debounce_seconds()
-    if not cache.add(_pending_key(project.pk), 1, timeout=int(delay) + FIT_LOCK_SECONDS):
+    in_process = settings.CELERY_TASK_ALWAYS_EAGER
+    timeout = max(1, int(delay)) if in_process else int(delay) + FIT_LOCK_SECONDS
+    if not cache.add(_pending_key(project.pk), 1, timeout=timeout):
         return False
     project_id = project.pk
     transaction.on_commit(lambda: _send(project_id, delay))
@@ -70,7 +74,8 @@ def aggregation_fit(project_id: int) -> int | None:
             _send(project_id, debounce_seconds())
         return None
     try:
-        cache.delete(_pending_key(project_id))
+        if not settings.CELERY_TASK_ALWAYS_EAGER:
+            cache.delete(_pending_key(project_id))
         project = Project.objects.filter(pk=project_id).first()
         if project is None:
             return None

@@ -78,7 +78,27 @@ def test_a_burst_of_requests_queues_one_fit_that_runs_after_the_commit(django_ca
     assert queued == [True, False, False, False, False]
     assert len(callbacks) == 1
     assert AggregationFit.objects.get(project=world.project).judgments == 12
-    # The fit took the marker away: the next judgment queues the next fit.
+    # In the process (no broker, as here) the marker stays for the debounce time, so the next judgments
+    # do not each refit the project on their request; once it expires, a judgment queues the next fit.
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert aggregation_request(project=world.project) is False
+    cache.delete(f"aggregation:pending:{world.project.pk}")
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert aggregation_request(project=world.project) is True
+    assert len(callbacks) == 1
+
+
+def test_with_a_broker_the_fit_takes_the_marker_away(settings, django_capture_on_commit_callbacks):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    world = answered_world()
+    with django_capture_on_commit_callbacks(execute=False):
+        assert aggregation_request(project=world.project) is True
+        assert aggregation_request(project=world.project) is False
+
+    aggregation_fit(world.project.pk)  # as the worker runs it, the debounce time later
+
+    assert AggregationFit.objects.get(project=world.project).judgments == 12
+    # A judgment saved during or after the fit queues the next one.
     with django_capture_on_commit_callbacks(execute=False):
         assert aggregation_request(project=world.project) is True
 
