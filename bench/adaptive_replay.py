@@ -71,11 +71,18 @@ def agreement(decided: dict[str, str | None], rows: list[dict]) -> float:
 def replay(project, rows: list[dict], confidence: int) -> tuple[int, float, float]:
     """Clear the judging, switch the project to adaptive at `confidence`, and replay it to the end.
     Returns (judgments used, agreement with the release's majority, seconds)."""
+    from django.core.cache import cache
+
+    from annotation.aggregation.store import aggregation_fit_clear
     from annotation.models import Assignment, Item, Judgment, Membership
     from annotation.services.judging import judging_plan
     from annotation.services.judgments import judgment_record
     from qc.models import GoldDecision
 
+    # Each policy starts with no aggregation fit (judges weighed by the default accuracy until the first
+    # debounced fit of its own judgments), not with one learned from the full release.
+    aggregation_fit_clear(project=project)
+    cache.delete(f"aggregation:pending:{project.pk}")
     GoldDecision.objects.filter(item__project=project).delete()
     Judgment.objects.filter(project=project).delete()
     Assignment.objects.filter(project=project).exclude(kind="author").delete()
