@@ -11,7 +11,10 @@ engine and the adaptive rule decide after each judgment whether the item is done
 Prints, per policy, the judgments used and the share of items whose decision (the majority of the
 answers the policy used, as the export writes it) equals the release's five-answer `answer_majority`.
 Final JSON line: judgments_full, judgments_adaptive, saving and agreement at the default threshold
-(bench/goals.py), the other thresholds under `policies`, and copy_rows_per_second.
+(bench/goals.py), the other thresholds under `policies`, copy_rows_per_second, and fit_seconds: the
+project's default aggregation model (Dawid-Skene) fitted on --fit-judgments generated judgments (by default
+500,000: 100,000 items x 5 of 6 annotators of different accuracy, 5 labels, seeded), through the product's
+fitting code, without the database.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_bench_adaptive .venv/bin/python \\
         bench/adaptive_replay.py --csqa ../shared/data/id-csqa/v2_human_gen/ind/filtered_test.json
@@ -44,6 +47,7 @@ SLUG = "bench-adaptive"
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared/data/id-csqa/v2_human_gen/ind/filtered_test.json"
 THRESHOLDS = (90, 95, 99)
 DEFAULT_THRESHOLD = 95
+JUDGMENTS_PER_ITEM = 5
 
 
 def released_rows(path: Path, limit: int | None) -> list[dict]:
@@ -123,10 +127,26 @@ def replay(project, rows: list[dict], confidence: int) -> tuple[int, float, floa
     return used, agreement(decisions(project), rows), seconds
 
 
+def fit_seconds(judgments: int) -> float:
+    """Seconds to fit the default aggregation model on `judgments` generated judgments (the fit alone)."""
+    from annotation.aggregation.fitting import fit
+    from annotation.models import Project
+    from bench.aggregation_fit import generated
+
+    coded, _truth = generated(max(1, judgments // JUDGMENTS_PER_ITEM), per_item=JUDGMENTS_PER_ITEM)
+    model = Project._meta.get_field("aggregation_model").default
+    started = time.perf_counter()
+    fit(model, coded)
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--csqa", type=Path, default=DEFAULT_FILE, help="id-csqa filtered_test.json")
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions (a quick run)")
+    parser.add_argument(
+        "--fit-judgments", type=int, default=500_000, help="generated judgments the fit_seconds figure fits"
+    )
     args = parser.parse_args()
 
     url = database_url_or_exit()
@@ -171,6 +191,8 @@ def main() -> None:
             "replay_seconds": round(seconds, 1),
         }
     default = policies[f"adaptive_{DEFAULT_THRESHOLD}"]
+    fitted = fit_seconds(args.fit_judgments)
+    log(f"aggregation fit: {args.fit_judgments} generated judgments in {fitted:.2f}s")
     emit_judged(
         "adaptive_replay",
         {
@@ -182,6 +204,8 @@ def main() -> None:
             "default_confidence": DEFAULT_THRESHOLD,
             "policies": policies,
             "copy_rows_per_second": round(copy_rate(judgments_full)),
+            "fit_judgments": args.fit_judgments,
+            "fit_seconds": round(fitted, 2),
         },
     )
 
