@@ -72,12 +72,16 @@ def agreement(decided: dict[str, str | None], rows: list[dict]) -> float:
     return same / len(rows)
 
 
-def replay(project, rows: list[dict], confidence: int) -> tuple[int, float, float]:
+def replay(project, rows: list[dict], confidence: int, refit_every: int) -> tuple[int, float, float]:
     """Clear the judging, switch the project to adaptive at `confidence`, and replay it to the end.
-    Returns (judgments used, agreement with the release's majority, seconds)."""
+    Returns (judgments used, agreement with the release's majority, seconds).
+
+    The aggregation model is refitted after every `refit_every` judgments, standing in for the debounced
+    background fit (one fit per 30 s of judging); counted in judgments rather than seconds, so a replay
+    decides the same on any machine. The submits' own requests for a fit are held off for the replay."""
     from django.core.cache import cache
 
-    from annotation.aggregation.store import aggregation_fit_clear
+    from annotation.aggregation.store import aggregation_fit_clear, aggregation_refit
     from annotation.models import Assignment, Item, Judgment, Membership
     from annotation.services.judging import judging_plan
     from annotation.services.judgments import judgment_record
@@ -86,7 +90,7 @@ def replay(project, rows: list[dict], confidence: int) -> tuple[int, float, floa
     # Each policy starts with no aggregation fit (judges weighed by the default accuracy until the first
     # debounced fit of its own judgments), not with one learned from the full release.
     aggregation_fit_clear(project=project)
-    cache.delete(f"aggregation:pending:{project.pk}")
+    cache.set(f"aggregation:pending:{project.pk}", 1, timeout=None)  # see annotation/aggregation/tasks.py
     GoldDecision.objects.filter(item__project=project).delete()
     Judgment.objects.filter(project=project).delete()
     Assignment.objects.filter(project=project).exclude(kind="author").delete()
@@ -123,6 +127,8 @@ def replay(project, rows: list[dict], confidence: int) -> tuple[int, float, floa
                 },
             )
             used += 1
+            if used % refit_every == 0:
+                aggregation_refit(project=project)
     seconds = time.perf_counter() - started
     return used, agreement(decisions(project), rows), seconds
 
@@ -144,6 +150,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--csqa", type=Path, default=DEFAULT_FILE, help="id-csqa filtered_test.json")
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions (a quick run)")
+    parser.add_argument("--refit-every", type=int, default=250, help="judgments between two aggregation fits")
     parser.add_argument(
         "--fit-judgments", type=int, default=500_000, help="generated judgments the fit_seconds figure fits"
     )
@@ -181,7 +188,7 @@ def main() -> None:
 
     policies = {"fixed": {"judgments": judgments_full, "agreement": round(full_agreement, 4)}}
     for confidence in THRESHOLDS:
-        used, agreed, seconds = replay(project, rows, confidence)
+        used, agreed, seconds = replay(project, rows, confidence, args.refit_every)
         saving = 1 - used / judgments_full
         log(f"adaptive {confidence}%: {used} judgments (saving {saving:.1%}), agreement {agreed:.4f}, {seconds:.1f}s")
         policies[f"adaptive_{confidence}"] = {
