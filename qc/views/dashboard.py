@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 from annotation.aggregation.store import aggregation_applies, annotator_abilities, last_fit
 from annotation.models import Membership
 from annotation.selectors import dashboard_stats, whole_project_member
-from annotation.services.known_answers import check_table
+from annotation.selectors.known_answers import check_table
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
 
