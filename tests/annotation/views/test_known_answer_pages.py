@@ -154,7 +154,7 @@ def _answer(assignment, answer):
     )
 
 
-def _checked_world(slug, annotators):
+def checked_world(slug, annotators):
     """Two checks (expected A) written by W1, judged by everyone else: W2 right on both, W3 on one,
     the others wrong on both."""
     project, people = make_project(slug=slug, annotators=annotators, m=1)
@@ -175,7 +175,7 @@ def _checked_world(slug, annotators):
 
 
 def test_the_dashboard_shows_each_annotators_checks_with_exact_figures():
-    project, people = _checked_world("ka-dash", 4)
+    project, people = checked_world("ka-dash", 4)
     client = Client()
     client.force_login(project.created_by)
 
@@ -195,7 +195,7 @@ def test_the_dashboard_shows_each_annotators_checks_with_exact_figures():
 
 @pytest.mark.parametrize("annotators", [4, 24])
 def test_the_dashboards_queries_stay_the_same_with_more_annotators_checks(annotators, django_assert_max_num_queries):
-    project, _ = _checked_world(f"ka-q{annotators}", annotators)
+    project, _ = checked_world(f"ka-q{annotators}", annotators)
     client = Client()
     client.force_login(project.created_by)
     client.get(reverse("dashboard", args=[project.slug]))  # warm up the connection
