@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from annotation.checks import CheckScore, score_checks
@@ -22,15 +23,12 @@ def check_scores(
     return score_checks(rows, get_task_type(project.task_type).agreement_value)
 
 
-def check_table(*, project: Project) -> list[dict]:
+def check_table(*, project: Project, members: Iterable[Membership], has_checks: bool) -> list[dict]:
     """The dashboard's known-answer rows: every annotator who answered a check or is paused, with their
-    checks, right answers and accuracy (two queries, however big the project)."""
-    scores = check_scores(project=project)
-    members = (
-        Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR)
-        .select_related("user")
-        .order_by("code", "user__username")
-    )
+    checks, right answers and accuracy. `members`: the project's annotators in the dashboard's order, with
+    their users (dashboard_stats loads them); `has_checks`: the project has check items (its status
+    counts say so). One query when it has, none when not."""
+    scores = check_scores(project=project) if has_checks else {}
     rows = []
     for m in members:
         score = scores.get(m.user_id)

@@ -200,7 +200,7 @@ def test_the_dashboards_queries_stay_the_same_with_more_annotators_checks(annota
     client.force_login(project.created_by)
     client.get(reverse("dashboard", args=[project.slug]))  # warm up the connection
 
-    with django_assert_max_num_queries(20):  # the overview's 18, plus the check table's two
+    with django_assert_max_num_queries(19):  # the overview's 18, plus the checks' scores
         response = client.get(reverse("dashboard", args=[project.slug]))
 
     assert response.content.decode().count('<tr id="checks-') == annotators - 1
