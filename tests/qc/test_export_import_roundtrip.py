@@ -31,6 +31,7 @@ import io
 import json
 
 import pytest
+from django.core.management import call_command
 
 from annotation.errors import InvalidInput
 from annotation.models import Item, Project
@@ -182,3 +183,18 @@ def test_an_import_with_a_known_answer_the_task_type_cannot_expect_is_refused_wh
         f"Row 3, known_answer: “{answer}” is not an answer of this item (one of: {choices}); nothing was imported."
     )
     assert Item.objects.count() == 0
+
+
+def test_export_gold_with_checks_writes_the_checks_file(tmp_path):
+    sample = SAMPLES["id-csqa"]
+    rows = sample.rows(2)
+    rows[0]["known_answer"] = "C"
+    _import(sample.file(rows), "original", "id-csqa")
+    out = io.StringIO()
+
+    call_command("export_gold", "original", "--checks", "--out", str(tmp_path), stdout=out)
+
+    assert out.getvalue() == f"checks: 1 items -> {tmp_path / 'checks.jsonl'}\n"
+    (row,) = _rows((tmp_path / "checks.jsonl").read_bytes(), "jsonl")
+    assert (row["id"], row["known_answer"]) == (rows[0]["id"], "C")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checks.jsonl"]
