@@ -236,6 +236,8 @@ def _import_batches(
                     gettext("Row %(row)d: unknown language %(code)s (the project has %(codes)s); nothing was imported.")
                     % {"row": record.row, "code": record.language, "codes": ", ".join(sorted(languages)) or "-"}
                 )
+        if any(record.known_answer for record in rows):
+            rows = [_as_check(project, record) if record.known_answer else record for record in rows]
         result.issues.extend(r for r in batch if isinstance(r, RowIssue))
         existing = (
             dict(
@@ -266,7 +268,25 @@ def _import_batches(
         result.items_created += len(new)
         result.judgments_created += judgments
         for record, decision in zip(new, decisions, strict=True):
+            if record.known_answer:  # a check has no gold decision to compare with the file's
+                continue
             result.issues.extend(importer.gold_issues(record, decision.details if decision is not None else None))
+
+
+def _as_check(project: Project, record: ImportRecord) -> ImportRecord:
+    """A row with a known answer: a known-answer check (never decided, never gold), its answer one the
+    task type can expect of this item; any other refuses the file with the row and the field (the
+    caller's transaction undoes what was written)."""
+    choices = get_task_type(project.task_type).known_answer_choices(record.payload)
+    if record.known_answer not in choices:
+        raise ImportFileError(
+            gettext(
+                "Row %(row)d, known_answer: “%(value)s” is not an answer of this item (one of: %(choices)s); "
+                "nothing was imported."
+            )
+            % {"row": record.row, "value": record.known_answer[:200], "choices": ", ".join(choices) or "-"}
+        )
+    return record._replace(status=Item.Status.CHECK)
 
 
 def _unit_id(record: ImportRecord, concept_ids: dict[tuple[str, str], int]) -> int | None:
@@ -384,7 +404,7 @@ class _CopyWriter(_Writer):
             yield (
                 f"{item_id}\t{head}{copy_text(r.source)}\t{status}\t{author}\t{concept}\t{r.slot}\t"
                 f"{r.judging_round}\t{version_id}\t{copy_text(r.external_id)}\t{reason}\t{now}\t{now}\t"
-                f"{language}\n"
+                f"{language}\t{copy_text(r.known_answer)}\n"
             )
 
     def _version_lines(self, rows, now) -> Iterator[str]:
@@ -433,6 +453,7 @@ ITEM_FIELDS = (
     "created_at",
     "updated_at",
     "language",
+    "known_answer",
 )
 VERSION_FIELDS = (
     "id",
@@ -482,6 +503,7 @@ class _OrmWriter(_Writer):
                     judging_round=r.judging_round,
                     external_id=r.external_id,
                     language=r.language or self.language,
+                    known_answer=r.known_answer,
                 )
                 for r in records
             ]

@@ -9,6 +9,7 @@ and then nothing is imported.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, ClassVar, NamedTuple
@@ -70,6 +71,19 @@ class ImportRecord(NamedTuple):
     # A code of the project's languages from the file's own column ("": the import's language). An
     # unknown code refuses the whole file with its row (issue 13).
     language: str = ""
+    # The file's `known_answer` ("": an ordinary item): the item becomes a known-answer check with this
+    # answer (annotation.services.known_answers); a value the task type can't expect refuses the file.
+    known_answer: str = ""
+
+
+def known_answer_text(value: Any) -> str:
+    """A row's `known_answer` as the engine checks it: "" when absent or empty, any other value as text
+    (a number or a list is then refused with its row, never dropped)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    return json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(frozen=True)

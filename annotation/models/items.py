@@ -78,7 +78,7 @@ class Item(models.Model):
     language = models.CharField(max_length=20, blank=True, default="", db_default="")
     status_reason = models.TextField(blank=True)
     # The answer a known-answer check expects, in the task type's answer vocabulary (the value its
-    # agreement_value reads from a judgment: a csqa letter, an NLI label, a KALAHI response id); "" for
+    # agreement_value reads from a judgment: a chosen letter, a label, a response id); "" for
     # an ordinary item. Set with the CHECK status by annotation.services.known_answers.
     known_answer = models.CharField(max_length=200, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)

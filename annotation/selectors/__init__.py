@@ -224,6 +224,7 @@ def dashboard_stats(*, project: Project) -> dict:
         "status_counts": {status: by_status.get(status, 0) for status in Item.Status.values},
         "annotators": [
             {
+                "membership": m,
                 "user_id": m.user_id,
                 "username": m.user.username,
                 "code": m.code,

@@ -16,10 +16,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from annotation.checks import CheckScore, pause_due, score_checks
+from annotation.checks import CheckScore, pause_due
 from annotation.errors import IllegalTransition, InvalidInput, Paused
-from annotation.models import Item, Judgment, Membership, Project
+from annotation.models import Item, Membership, Project
 from annotation.models.items import JUDGEABLE
+from annotation.selectors.known_answers import check_scores
 from annotation.task_types import get_task_type
 
 logger = logging.getLogger(__name__)
@@ -76,17 +77,6 @@ def item_set_known_answer(*, item_id: int, project: Project, answer: str) -> Ite
     return item
 
 
-def check_scores(*, project: Project, user_id: int | None = None, since=None) -> dict[int, CheckScore]:
-    """Each judge's checks answered and answered right (one query); `since`: only judgments saved after."""
-    judgments = Judgment.objects.filter(project=project, item__status=CHECK)
-    if user_id is not None:
-        judgments = judgments.filter(user_id=user_id)
-    if since is not None:
-        judgments = judgments.filter(updated_at__gt=since)
-    rows = judgments.values_list("user_id", "value", "item__known_answer").order_by()
-    return score_checks(rows, get_task_type(project.task_type).agreement_value)
-
-
 def checks_pause_if_failing(*, project: Project, user_id: int) -> bool:
     """After a judge answered a check: pause them when their accuracy since their last resumption is
     below the project's floor after enough checks. True when paused now. Inside the caller's transaction."""
@@ -105,7 +95,13 @@ def checks_pause_if_failing(*, project: Project, user_id: int) -> bool:
     if not pause_due(score, below_percent=project.pause_below_percent, after_checks=project.pause_after_checks):
         return False
     membership.paused_at = timezone.now()
-    membership.pause_figures = {"checks": score.checks, "correct": score.correct, "below": project.pause_below_percent}
+    membership.pause_figures = {
+        "checks": score.checks,
+        "correct": score.correct,
+        "below": project.pause_below_percent,
+        # The figures count from the last resume, and the message says so.
+        "since_resume": membership.unpaused_at is not None,
+    }
     membership.save(update_fields=["paused_at", "pause_figures"])
     logger.info("member.paused", extra={"membership": membership.pk, "project": project.pk, **membership.pause_figures})
     return True
@@ -127,11 +123,28 @@ def member_resume(*, membership: Membership, actor: AbstractBaseUser) -> Members
 
 
 def pause_message(figures: dict) -> str:
-    return gettext(
-        "Your work here is paused for now: %(correct)s of your last %(checks)s quality-check items matched "
-        "their expected answers, below the project's %(below)s%%. A project admin has been told and can "
-        "resume your work. Thank you for your patience."
-    ) % {"correct": figures.get("correct", 0), "checks": figures.get("checks", 0), "below": figures.get("below", 0)}
+    values = {
+        "correct": figures.get("correct", 0),
+        "checks": figures.get("checks", 0),
+        "below": figures.get("below", 0),
+    }
+    if figures.get("since_resume"):
+        return (
+            gettext(
+                "Your work here is paused for now: %(correct)s of the %(checks)s quality-check items you answered "
+                "since your last resume matched their expected answers, below the project's %(below)s%%. A project "
+                "admin has been told and can resume your work. Thank you for your patience."
+            )
+            % values
+        )
+    return (
+        gettext(
+            "Your work here is paused for now: %(correct)s of the %(checks)s quality-check items you answered "
+            "matched their expected answers, below the project's %(below)s%%. A project admin has been told and "
+            "can resume your work. Thank you for your patience."
+        )
+        % values
+    )
 
 
 def pause_gate(*, project: Project, user_id: int) -> None:
@@ -151,30 +164,3 @@ def membership_pause_gate(membership: Membership) -> None:
     """pause_gate for a membership already loaded: no query."""
     if membership.project.pause_below_percent > 0 and membership.paused_at is not None:
         raise Paused(pause_message(membership.pause_figures))
-
-
-def check_table(*, project: Project) -> list[dict]:
-    """The dashboard's known-answer rows: every annotator who answered a check or is paused, with their
-    checks, right answers and accuracy (two queries, however big the project)."""
-    scores = check_scores(project=project)
-    members = (
-        Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR)
-        .select_related("user")
-        .order_by("code", "user__username")
-    )
-    rows = []
-    for m in members:
-        score = scores.get(m.user_id)
-        if score is None and m.paused_at is None:
-            continue
-        score = score or CheckScore(checks=0, correct=0)
-        rows.append(
-            {
-                "membership": m,
-                "checks": score.checks,
-                "correct": score.correct,
-                "percent": score.percent,
-                "paused": m.paused_at is not None,
-            }
-        )
-    return rows

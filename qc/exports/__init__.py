@@ -60,9 +60,12 @@ def with_posteriors(project: Project) -> bool:
     return aggregation_applies(project) and last_fit(project=project) is not None
 
 
-def gold_records(*, project: Project, chunk_size: int = 2000, posteriors: bool = False) -> Iterator[ExportRecord]:
-    """Every exported item with its judgments, in item order. One query per chunk of items, plus two
-    (and one more per chunk for the posteriors, when asked)."""
+def gold_records(
+    *, project: Project, chunk_size: int = 2000, posteriors: bool = False, statuses: tuple[str, ...] = EXPORTED
+) -> Iterator[ExportRecord]:
+    """Every exported item (`statuses`: the gold set's unless asked otherwise, never a check) with its
+    judgments, in item order. One query per chunk of items, plus two (and one more per chunk for the
+    posteriors, when asked)."""
     task_type = get_task_type(project.task_type)
     settings = project_settings(project)
     rule = task_type.judging_rule(settings)
@@ -75,7 +78,7 @@ def gold_records(*, project: Project, chunk_size: int = 2000, posteriors: bool =
     reads_gold = task_type.export_reads_gold
     gold_columns = ("gold_decision__outcome", "gold_decision__reason", "gold_decision__details") if reads_gold else ()
     items = (
-        Item.objects.filter(project=project, status__in=EXPORTED)
+        Item.objects.filter(project=project, status__in=statuses)
         .values_list(
             "pk",
             "external_id",

@@ -9,9 +9,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from annotation.aggregation.store import aggregation_applies, annotator_abilities, last_fit
-from annotation.models import Membership
+from annotation.models import Item, Membership
 from annotation.selectors import dashboard_stats, whole_project_member
-from annotation.services.known_answers import check_table
+from annotation.selectors.known_answers import check_table
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
 
@@ -26,7 +26,11 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     fitted = aggregation_applies(project)
     abilities = annotator_abilities(project=project) if fitted else {}
     # Each annotator's accuracy on known-answer checks, and whether they are paused.
-    checks = check_table(project=project)
+    checks = check_table(
+        project=project,
+        members=[a["membership"] for a in stats["annotators"]],
+        has_checks=stats["status_counts"][Item.Status.CHECK] > 0,
+    )
     context = project_context(
         membership,
         stats=stats,

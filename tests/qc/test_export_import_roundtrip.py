@@ -31,11 +31,14 @@ import io
 import json
 
 import pytest
+from django.core.management import call_command
 
+from annotation.errors import InvalidInput
 from annotation.models import Item, Project
 from annotation.services.imports import import_formats, items_import
 from evaluation.task_types.preference.exports import export_pairs
 from qc.exports import gold_export
+from qc.exports.checks import checks_export
 from tests.annotation.importing.samples import SAMPLES
 from tests.annotation.task_types.preference.world import make_world, plan, rate_all
 
@@ -125,3 +128,73 @@ def test_an_indopref_pair_export_imports_into_a_new_project_and_exports_the_same
     assert (copy.items_created, copy.rows_skipped, copy.issue_counts) == (3, [], {})
     again = export_pairs(project=Project.objects.get(slug="copy"), shape="indopref", fmt=fmt, folder=tmp_path / "b")
     assert _rows((tmp_path / "b" / again["file"]).read_bytes(), fmt) == first_rows
+
+
+# Known-answer checks travel in their own file (qc.exports.checks): the gold export never holds one.
+CHECK_ROUND_TRIPS = [("id-csqa", "B"), ("indonli", "neutral")]
+
+
+@pytest.mark.parametrize(("import_format", "answer"), CHECK_ROUND_TRIPS)
+def test_a_checks_export_imports_as_the_same_checks_and_the_gold_export_leaves_them_out(
+    import_format, answer, tmp_path
+):
+    sample = SAMPLES[import_format]
+    rows = sample.rows(3)
+    rows[1]["known_answer"] = answer
+    original = _import(sample.file(rows), "original", import_format)
+    assert (original.items_created, original.rows_skipped, original.issue_counts) == (3, [], {})
+    check = Item.objects.get(project__slug="original", status=Item.Status.CHECK)
+    assert check.known_answer == answer
+    gold_ids = [
+        row["id"] if "id" in row else row["pair_id"]
+        for row in _rows(_export("original", "jsonl", tmp_path / "g"), "jsonl")
+    ]
+    assert len(gold_ids) == 2 and check.external_id not in [str(i) for i in gold_ids]
+    path, written = checks_export(project=Project.objects.get(slug="original"), out_dir=tmp_path / "first")
+    first_rows = _rows(path.read_bytes(), "jsonl")
+    assert (written, [row["known_answer"] for row in first_rows]) == (1, [answer])
+
+    copy = _import(path.read_bytes(), "copy", import_format)
+
+    assert (copy.items_created, copy.rows_skipped, copy.issue_counts) == (1, [], {})
+    assert list(Item.objects.filter(project__slug="copy").values_list("status", "known_answer")) == [("check", answer)]
+    again, _ = checks_export(project=Project.objects.get(slug="copy"), out_dir=tmp_path / "again")
+    assert _rows(again.read_bytes(), "jsonl") == first_rows
+
+
+@pytest.mark.parametrize(
+    ("import_format", "answer", "choices"),
+    [
+        ("id-csqa", "F", "A, B, C, D, E"),
+        ("indonli", "maybe", "entailment, neutral, contradiction"),
+        ("mnli", "e", "entailment, neutral, contradiction"),
+    ],
+)
+def test_an_import_with_a_known_answer_the_task_type_cannot_expect_is_refused_whole(import_format, answer, choices):
+    sample = SAMPLES[import_format]
+    rows = sample.rows(3)
+    rows[0]["known_answer"] = "A" if import_format == "id-csqa" else "neutral"  # a good one comes first
+    rows[2]["known_answer"] = answer
+
+    with pytest.raises(InvalidInput) as refused:
+        _import(sample.file(rows), "original", import_format)
+
+    assert refused.value.message == (
+        f"Row 3, known_answer: “{answer}” is not an answer of this item (one of: {choices}); nothing was imported."
+    )
+    assert Item.objects.count() == 0
+
+
+def test_export_gold_with_checks_writes_the_checks_file(tmp_path):
+    sample = SAMPLES["id-csqa"]
+    rows = sample.rows(2)
+    rows[0]["known_answer"] = "C"
+    _import(sample.file(rows), "original", "id-csqa")
+    out = io.StringIO()
+
+    call_command("export_gold", "original", "--checks", "--out", str(tmp_path), stdout=out)
+
+    assert out.getvalue() == f"checks: 1 items -> {tmp_path / 'checks.jsonl'}\n"
+    (row,) = _rows((tmp_path / "checks.jsonl").read_bytes(), "jsonl")
+    assert (row["id"], row["known_answer"]) == (rows[0]["id"], "C")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checks.jsonl"]

@@ -41,6 +41,7 @@ from annotation.importing.records import (
     ImportRecord,
     ImportUnit,
     RowIssue,
+    known_answer_text,
 )
 from annotation.task_types.csqa import payload as csqa_payload
 from annotation.task_types.csqa.morphology import fold
@@ -59,6 +60,7 @@ KNOWN_FIELDS = frozenset(
         "answer_creator",
         "answer_majority",
         "language",  # optional: the item's language code (else the import's language)
+        "known_answer",  # optional: the letter a known-answer check expects (the item is then a check)
         *PER_ANNOTATOR,
     }
 )
@@ -108,6 +110,7 @@ class ParsedRow:
     author_code: str | None
     answers: list[ParsedAnswer]
     language: str = ""
+    known_answer: str = ""
 
 
 @dataclass
@@ -516,6 +519,7 @@ def _parse_row(record: dict[str, Any], row: _Row, annotators: list[str], seen_id
         author_code=author,
         answers=answers,
         language=(_text(record.get("language")) or "").strip(),
+        known_answer=known_answer_text(record.get("known_answer")),
     )
 
 
@@ -556,6 +560,7 @@ def _record(row: ParsedRow) -> tuple[ImportRecord, list[Issue]]:
         judging_round=1 if row.answers else 0,
         expected=row.answer_majority,
         language=row.language,
+        known_answer=row.known_answer,
     )
     return record, issues
 
@@ -688,6 +693,7 @@ class LeanRows:
             judging_round=1 if judgments else 0,
             expected=majority.strip().upper() if isinstance(majority, str) else None,
             language=language.strip(),
+            known_answer=known_answer_text(get("known_answer")),
         )
 
 

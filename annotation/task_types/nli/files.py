@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from annotation.importing.records import known_answer_text
 from annotation.importing.textfile import NotJson, json_line, not_utf8, row_problem
 from annotation.task_types.nli.corpus import SIZES
 from annotation.task_types.nli.labels import UnknownLabel, UnknownPhenomenon, normalize_label, normalize_phenomenon
@@ -61,6 +62,7 @@ class IndoNliRow:
     annotation_round: int | None = None
     phenomena: tuple[str, ...] = ()  # canonical tags (diagnostic set); unknown ones are noted, not kept
     notes: tuple[Note, ...] = ()
+    known_answer: str = ""  # the label a known-answer check expects ("": an ordinary pair)
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class MnliRow:
     raw_gold_label: Any
     labels: tuple[str | None, ...]  # label1 (the author's) .. label5, canonical, None where empty or odd
     notes: tuple[Note, ...] = ()
+    known_answer: str = ""  # the label a known-answer check expects ("": an ordinary pair)
 
 
 # --- reading lines ---------------------------------------------------------------------------------
@@ -250,6 +253,7 @@ def _indonli_row(obj: dict, line: int, *, diagnostic: bool = False) -> IndoNliRo
         annotation_round=annotation_round,
         phenomena=tuple(dict.fromkeys(phenomena)),
         notes=tuple(notes.items),
+        known_answer=known_answer_text(obj.get("known_answer")),
     )
 
 
@@ -314,6 +318,7 @@ def _mnli_row(obj: dict, line: int) -> MnliRow | RefusedLine:
         raw_gold_label=raw_gold,
         labels=labels,
         notes=tuple(notes.items),
+        known_answer=known_answer_text(obj.get("known_answer")),
     )
 
 

@@ -168,6 +168,7 @@ def _indonli_record(row: IndoNliRow, external_id: str) -> ImportRecord:
             },
         ),
         judging_round=row.annotation_round or 0,
+        known_answer=row.known_answer,
     )
 
 
@@ -253,6 +254,7 @@ def _mnli_record(row: MnliRow, external_id: str) -> tuple[ImportRecord, list[Row
         judgments=judgments,
         judging_round=max((j.round for j in judgments), default=0),
         expected=row.gold_label,
+        known_answer=row.known_answer,
     )
     return record, issues
 

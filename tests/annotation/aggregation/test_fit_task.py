@@ -4,8 +4,10 @@ burst of judgments queues one fit; a project whose model is off keeps none."""
 import pytest
 from django.core.cache import cache
 
+from annotation.aggregation.store import fit_inputs
 from annotation.aggregation.tasks import aggregation_fit, aggregation_request
 from annotation.models import AggregatedAnnotator, AggregatedItem, AggregationFit
+from annotation.services.known_answers import item_set_known_answer
 from annotation.services.projects import project_update
 from tests.crossanswer_world import answered_world
 
@@ -126,3 +128,18 @@ def test_an_unknown_model_is_refused_and_nothing_changes():
     assert refused.value.field_errors == {"aggregation_model": ["Unknown model."]}
     world.project.refresh_from_db()
     assert world.project.aggregation_model == "dawid_skene"
+
+
+def test_a_known_answer_check_and_its_answers_never_enter_the_fit():
+    world = answered_world()
+    check = world.items[0]
+    item_set_known_answer(item_id=check.pk, project=world.project, answer="A")
+
+    inputs = fit_inputs(project=world.project)
+    aggregation_fit(world.project.pk)
+
+    assert sorted(inputs.rule_labels) == sorted(item.pk for item in world.items[1:])
+    fit = AggregationFit.objects.get(project=world.project)
+    assert (fit.judgments, fit.items) == (9, 3)  # item 0's three answers are left out with it
+    assert not AggregatedItem.objects.filter(item=check).exists()
+    assert AggregatedItem.objects.filter(project=world.project).count() == 3

@@ -10,6 +10,7 @@ from annotation.models import Assignment, Item, Judgment
 from annotation.models.aggregation import AggregatedAnnotator, AggregationFit
 from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
+from annotation.services.known_answers import item_set_known_answer
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule
 from qc.models import GoldDecision
@@ -192,3 +193,29 @@ def test_a_judge_the_last_fit_found_unreliable_weighs_less():
     confidence = decision.details["adaptive"]["confidence"]
     assert (decision.outcome, confidence) == ("pending", pytest.approx(0.8727, abs=1e-4))
     assert len(_open(item)) == 1
+
+
+@pytest.mark.django_db
+def test_a_known_answer_check_gets_no_adaptive_decision_and_no_added_judge():
+    project, people = make_project(slug="adapt-check", annotators=6, m=5)
+    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.check_every = 2
+    project.save()
+    for n in range(4):
+        make_item(project, people[0], question=f"Q ordinary {n}", answer="A")
+    check = make_item(project, people[0], question="Q check", answer="A")
+    item_set_known_answer(item_id=check.pk, project=project, answer="A")
+    judging_plan(project=project)
+    planned = list(Assignment.objects.filter(target_item=check).order_by("pk").values_list("pk", "user_id", "round"))
+    first, second = _open(check)[:2]
+
+    _answer(first, "A")
+    _answer(second, "B")  # split answers: an ordinary adaptive item would get one more judge now
+
+    assert list(Assignment.objects.filter(target_item=check).order_by("pk").values_list("pk", "user_id", "round")) == (
+        planned
+    )
+    assert not GoldDecision.objects.filter(item=check).exists()
+    check.refresh_from_db()
+    assert (check.status, check.judging_round, check.known_answer) == ("check", 0, "A")
+    assert Judgment.objects.filter(item=check).count() == 2

@@ -6,15 +6,11 @@ import pytest
 from annotation.checks import CheckScore, mix_checks, pause_due, score_checks
 from annotation.errors import IllegalTransition, InvalidInput, Paused
 from annotation.models import Assignment, Item, Judgment, Membership
+from annotation.selectors.known_answers import check_scores
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
-from annotation.services.known_answers import (
-    check_scores,
-    item_set_known_answer,
-    member_resume,
-    pause_gate,
-)
+from annotation.services.known_answers import item_set_known_answer, member_resume, pause_gate
 from qc.gold import gold_recompute_project
 from qc.reports import alpha_for_project, project_report
 from tests.qc.helpers import add_judgment, make_item, make_project
@@ -205,14 +201,14 @@ def test_accuracy_is_exact_and_a_judge_below_the_floor_after_n_checks_is_paused_
 
     assert check_scores(project=project)[judge.pk] == CheckScore(checks=2, correct=1)
     membership = Membership.objects.get(project=project, user=judge)
-    assert membership.pause_figures == {"checks": 2, "correct": 1, "below": 60}
+    assert membership.pause_figures == {"checks": 2, "correct": 1, "below": 60, "since_resume": False}
     before = list(Assignment.objects.filter(user=judge).order_by("pk").values_list("pk", "status", "lease_expires_at"))
     with pytest.raises(Paused) as refused:
         assignment_claim_next(project=project, user=judge, kind="answer")
     assert refused.value.message == (
-        "Your work here is paused for now: 1 of your last 2 quality-check items matched their expected answers, "
-        "below the project's 60%. A project admin has been told and can resume your work. Thank you for your "
-        "patience."
+        "Your work here is paused for now: 1 of the 2 quality-check items you answered matched their expected "
+        "answers, below the project's 60%. A project admin has been told and can resume your work. Thank you for "
+        "your patience."
     )
     assert (
         list(Assignment.objects.filter(user=judge).order_by("pk").values_list("pk", "status", "lease_expires_at"))
@@ -226,6 +222,25 @@ def test_accuracy_is_exact_and_a_judge_below_the_floor_after_n_checks_is_paused_
     assert assignment_claim_next(project=project, user=judge, kind="answer") is not None
     with pytest.raises(IllegalTransition):
         member_resume(membership=resumed, actor=admin)
+
+
+def test_a_pause_after_a_resume_counts_and_says_since_the_last_resume():
+    project, people = _paused_world("ka-again")
+    judge, admin = people[1], project.created_by
+    _answer_checks(project, judge, ["A", "C"])
+    member_resume(membership=Membership.objects.get(project=project, user=judge), actor=admin)
+
+    _answer_checks(project, judge, ["B", "B"])  # both answers changed after the resume: 0 of 2 since
+
+    membership = Membership.objects.get(project=project, user=judge)
+    assert membership.pause_figures == {"checks": 2, "correct": 0, "below": 60, "since_resume": True}
+    with pytest.raises(Paused) as refused:
+        pause_gate(project=project, user_id=judge.pk)
+    assert refused.value.message == (
+        "Your work here is paused for now: 0 of the 2 quality-check items you answered since your last resume "
+        "matched their expected answers, below the project's 60%. A project admin has been told and can resume "
+        "your work. Thank you for your patience."
+    )
 
 
 def test_a_check_answer_makes_no_gold_decision_and_no_next_round():
@@ -257,4 +272,4 @@ def test_a_paused_judges_api_claim_is_refused_with_the_reason_and_changes_nothin
     queue = page.get(f"/p/{project.slug}/answer/")
     assert queue.status_code == 403
     assert b'id="pause-message"' in queue.content
-    assert b"0 of your last 2 quality-check items" in queue.content
+    assert b"0 of the 2 quality-check items you answered matched" in queue.content
