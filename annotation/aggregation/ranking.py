@@ -1,5 +1,5 @@
 """A ranking of the models behind a project's items (a task type's `model_ranking`, e.g. Bradley-Terry
-over preference pairs with bootstrap intervals), fitted by the aggregation task in the background and
+over pairwise comparisons with bootstrap intervals), fitted by the aggregation task in the background and
 saved whole, and the report's read of the last one.
 
 The fit reads what the task type needs from the report's rows: its settings, the decidable items'

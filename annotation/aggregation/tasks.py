@@ -1,5 +1,5 @@
 """The aggregation model is fitted in the background when judgments change, debounced. For a task type
-that ranks models instead (preference pairs: Bradley-Terry with bootstrap intervals), the same task, on
+that ranks models instead (pairwise comparisons: Bradley-Terry with bootstrap intervals), the same task, on
 the same trigger, fits and saves that ranking.
 
 The first judgment of a burst sets a per-project marker in the shared cache (Redis) and queues one fit

@@ -1,4 +1,4 @@
-"""The last ranking of the models behind a project's items (a preference project's Bradley-Terry fit),
+"""The last ranking of the models behind a project's items (a Bradley-Terry fit over pairwise comparisons),
 written by the background aggregation task and read by the report."""
 
 from django.db import models

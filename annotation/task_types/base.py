@@ -789,7 +789,7 @@ class TaskType:
         return None
 
     def model_ranking(self, rows: ReportRows) -> RankedModels | None:
-        """A ranking of the models behind the items (e.g. Bradley-Terry from preference pairs), fitted by
+        """A ranking of the models behind the items (e.g. Bradley-Terry from pairwise comparisons), fitted by
         the core's background aggregation task and shown on the report. Given the report's rows
         (settings, items and judgments only: no gold, no annotators). None (the default): the task type
         ranks no models."""
