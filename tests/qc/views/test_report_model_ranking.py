@@ -17,6 +17,7 @@ from annotation.aggregation.tasks import aggregation_fit
 from annotation.models import ModelRanking
 from annotation.task_types.base import RankedModels
 from tests.annotation.task_types.preference.world import MODELS, make_world, plan, rate_all
+from tests.svg_numbers import not_numbers
 
 pytestmark = pytest.mark.django_db
 
@@ -92,6 +93,7 @@ def test_the_numbers_in_the_bars_are_not_localised_in_indonesian_or_arabic(clien
         html = client.get(reverse("report_page", args=["pref"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert '<line x1="87.5" x2="120.0"' in html
         assert '<circle cx="103.1"' in html
+        assert not_numbers(html) == []
     assert (
         "Peringkat model (Bradley-Terry)"
         in client.get(reverse("report_page", args=["pref"]), HTTP_ACCEPT_LANGUAGE="id").content.decode()
