@@ -1,4 +1,6 @@
-"""The aggregation model is fitted in the background when judgments change, debounced.
+"""The aggregation model is fitted in the background when judgments change, debounced. For a task type
+that ranks models instead (pairwise comparisons: Bradley-Terry with bootstrap intervals), the same task, on
+the same trigger, fits and saves that ranking.
 
 The first judgment of a burst sets a per-project marker in the shared cache (Redis) and queues one fit
 GOTONG_AGGREGATION_DEBOUNCE_SECONDS later; later judgments of the burst find the marker and queue
@@ -20,6 +22,7 @@ from django.core.cache import cache
 from django.db import transaction
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
+from annotation.aggregation.ranking import model_ranking_refit, ranking_applies
 from annotation.aggregation.store import aggregation_applies, aggregation_refit
 from annotation.models import Project
 
@@ -42,9 +45,9 @@ def debounce_seconds() -> float:
 
 
 def aggregation_request(*, project: Project) -> bool:
-    """Ask for a fit of the project's model after its judgments (or its model) changed; True when this
-    call queued one. Costs one cache round trip and no query."""
-    if not aggregation_applies(project):
+    """Ask for a fit of the project's model (or its ranking of models) after its judgments (or its
+    model) changed; True when this call queued one. Costs one cache round trip and no query."""
+    if not (aggregation_applies(project) or ranking_applies(project)):
         return False
     delay = debounce_seconds()
     in_process = settings.CELERY_TASK_ALWAYS_EAGER
@@ -66,7 +69,8 @@ def _send(project_id: int, countdown: float) -> None:
 
 @shared_task(name="annotation.aggregation_fit", acks_late=True, reject_on_worker_lost=True)
 def aggregation_fit(project_id: int) -> int | None:
-    """Fit and save the project's model; the id of the saved fit (None: nothing to fit)."""
+    """Fit and save the project's model, or its ranking of models; the id of the saved fit or ranking
+    (None: nothing to fit)."""
     if not cache.add(_fitting_key(project_id), 1, timeout=FIT_LOCK_SECONDS):
         # Another worker is fitting this project: come back once it is likely done, so the judgments it
         # may have missed are fitted too (in the process, without a broker, it would only spin).
@@ -79,7 +83,7 @@ def aggregation_fit(project_id: int) -> int | None:
         project = Project.objects.filter(pk=project_id).first()
         if project is None:
             return None
-        fit = aggregation_refit(project=project)
-        return fit.pk if fit is not None else None
+        saved = model_ranking_refit(project=project) if ranking_applies(project) else aggregation_refit(project=project)
+        return saved.pk if saved is not None else None
     finally:
         cache.delete(_fitting_key(project_id))

@@ -12,6 +12,7 @@ from annotation.models.projects import (
     Project,
     ProjectLanguage,
 )
+from annotation.models.ranking import ModelRanking
 from annotation.models.screening import Application, ScreeningSetup
 from annotation.models.work import Skip, WorkDraft
 
@@ -31,6 +32,7 @@ __all__ = [
     "ItemVersion",
     "Judgment",
     "Membership",
+    "ModelRanking",
     "PlannedBlock",
     "Project",
     "ProjectLanguage",

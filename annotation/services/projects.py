@@ -12,6 +12,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from annotation import limits
+from annotation.aggregation.ranking import model_ranking_clear
 from annotation.aggregation.store import aggregation_fit_clear
 from annotation.aggregation.tasks import aggregation_request
 from annotation.errors import IllegalTransition, InvalidInput
@@ -211,6 +212,7 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
         # Refit with the new model (or forget the old fit when turned off), in the background.
         if project.aggregation_model == AggregationModel.OFF:
             aggregation_fit_clear(project=project)
+            model_ranking_clear(project=project)
         else:
             aggregation_request(project=project)
     return project

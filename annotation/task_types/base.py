@@ -244,6 +244,16 @@ class AnnotatorInfo:
     region: str
 
 
+class RankedModels(NamedTuple):
+    """A ranking of models: per model, best first, "model", "score", "low", "high" (the score's 95%
+    interval, None when unknown), "pairs", "wins", "rank"; the comparisons it was fitted on and the
+    bootstrap resamples behind the intervals."""
+
+    models: list[dict[str, Any]]
+    pairs: int
+    resamples: int
+
+
 @dataclass(frozen=True)
 class ReportRows:
     """The plain rows a task type's report is computed from (no database access in report_sections)."""
@@ -778,6 +788,13 @@ class TaskType:
         default): the task type has no categorical judgments, and no model is fitted."""
         return None
 
+    def model_ranking(self, rows: ReportRows) -> RankedModels | None:
+        """A ranking of the models behind the items (e.g. Bradley-Terry from pairwise comparisons), fitted by
+        the core's background aggregation task and shown on the report. Given the report's rows
+        (settings, items and judgments only: no gold, no annotators). None (the default): the task type
+        ranks no models."""
+        return None
+
     # --- agreement ---------------------------------------------------------------------------------
     agreement_level: ClassVar[str] = "nominal"  # nominal | ordinal | interval (krippendorff levels)
     # For the core's streaming agreement figures over very large projects (qc.reports.alpha_for_project,
@@ -917,6 +934,11 @@ def registered_task_types() -> list[TaskType]:
 def has_categorical_judgments(task_type: TaskType) -> bool:
     """Whether the task type gives categorical judgments to the aggregation model."""
     return type(task_type).categorical_item is not TaskType.categorical_item
+
+
+def ranks_models(task_type: TaskType) -> bool:
+    """Whether the task type gives a ranking of models to the core's background fit."""
+    return type(task_type).model_ranking is not TaskType.model_ranking
 
 
 def project_settings(project: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from annotation.aggregation.ranking import last_model_ranking, ranking_applies
 from annotation.aggregation.store import aggregation_applies, disagreeing_items, last_fit
 from annotation.models import Membership
 from annotation.selectors import dashboard_stats, whole_project_member
@@ -17,6 +18,7 @@ from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
 from qc.reports.languages import LanguageRow, language_breakdown
+from qc.reports.model_ranking import ranking_table
 from qc.reports.snapshots import PageReport, report_for_page
 from qc.reports.tables import conflict_csv_rows
 
@@ -50,6 +52,12 @@ def report_page(request: HttpRequest, slug: str) -> HttpResponse:
         context["shows_aggregation"] = True
         context["aggregation_fit"] = last_fit(project=membership.project)
         context["disagreements"] = disagreeing_items(project=membership.project) if context["aggregation_fit"] else []
+    if ranking_applies(membership.project):
+        # The last ranking of the models, fitted in the background: one query, whatever the size.
+        ranking = last_model_ranking(project=membership.project)
+        context["shows_model_ranking"] = True
+        context["model_ranking"] = ranking
+        context["model_ranking_rows"] = ranking_table(ranking.ranking) if ranking is not None else []
     return render(request, "qc/report_page.html", context)
 
 

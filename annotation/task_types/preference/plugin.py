@@ -19,6 +19,7 @@ from annotation.task_types.base import (
     JudgmentInput,
     PayloadCheck,
     ProjectPage,
+    RankedModels,
     TaskType,
     register,
 )
@@ -26,6 +27,7 @@ from annotation.task_types.preference import demo as preference_demo
 from annotation.task_types.preference import examples as preference_examples
 from annotation.task_types.preference import export as preference_export
 from annotation.task_types.preference import judging, payload
+from annotation.task_types.preference import ranking as preference_ranking
 from annotation.task_types.preference import reports as preference_reports
 from annotation.task_types.preference.forms import PromptAuthorForm, RatingForm
 from annotation.task_types.preference.settings import SETTINGS
@@ -191,6 +193,12 @@ class PreferenceTaskType(TaskType):
 
     def report_sections(self, rows: Any) -> dict[str, Any]:
         return preference_reports.report_sections(rows)
+
+    def model_ranking(self, rows: Any) -> RankedModels:
+        pairs, _ = preference_reports.all_pairs(preference_reports.prompts_from_rows(rows), rows.settings)
+        ranking = preference_ranking.model_ranking(pairs)
+        compared = sum(1 for p in pairs if p["chosen_model"] != p["rejected_model"])
+        return RankedModels(ranking, compared, preference_ranking.RESAMPLES)
 
     def export_row(self, record: Any) -> dict[str, Any]:
         return preference_export.export_row(record)
