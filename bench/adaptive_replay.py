@@ -46,7 +46,7 @@ from bench._common import (  # noqa: E402 - the path above makes the repository 
 SLUG = "bench-adaptive"
 DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared/data/id-csqa/v2_human_gen/ind/filtered_test.json"
 THRESHOLDS = (90, 95, 99)
-DEFAULT_THRESHOLD = 95
+DEFAULT_THRESHOLD = 99  # annotation.adaptive's default
 JUDGMENTS_PER_ITEM = 5
 
 

@@ -141,6 +141,9 @@ def test_the_settings_page_chooses_the_projects_model(client):
         "answerers_per_item": "3",
         "ambiguity_threshold": "1",
         "plan_seed": "0",
+        "judging_mode": "fixed",
+        "adaptive_confidence": "95",
+        "adaptive_min_judges": "2",
         "aggregation_model": "mace",
     }
 

@@ -60,7 +60,7 @@ def _open(item):
 @pytest.mark.django_db
 def test_an_item_stops_when_sure_and_another_gets_one_judge_at_a_time():
     project, people = make_project(slug="adapt", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
     project.save()
     author = people[0]
     agreed = make_item(project, author, question="Q agreed", answer="A")
@@ -127,7 +127,7 @@ def test_adaptive_settings_are_checked():
     settings = project_settings(project)
     assert (settings["judging_mode"], settings["adaptive_confidence"], settings["adaptive_min_judges"]) == (
         "fixed",
-        95,
+        99,
         2,
     )
 
@@ -143,7 +143,7 @@ MAX_QUERIES_PLAN_NEXT = 23
 @pytest.mark.postgres  # the counts of PostgreSQL's one-statement claim and upserts
 def test_an_adaptive_submit_costs_what_a_fixed_one_does(django_assert_max_num_queries):
     project, people = make_project(slug="adaptq", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
     project.save()
     items = [make_item(project, people[0], question=f"Q{n}") for n in range(3)]
     judging_plan(project=project)
@@ -177,7 +177,7 @@ def test_an_adaptive_submit_costs_what_a_fixed_one_does(django_assert_max_num_qu
 @pytest.mark.django_db
 def test_a_judge_the_last_fit_found_unreliable_weighs_less():
     project, people = make_project(slug="fitted", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
     project.save()
     item = make_item(project, people[0], question="Q weighed")
     judging_plan(project=project)
@@ -198,7 +198,7 @@ def test_a_judge_the_last_fit_found_unreliable_weighs_less():
 @pytest.mark.django_db
 def test_a_known_answer_check_gets_no_adaptive_decision_and_no_added_judge():
     project, people = make_project(slug="adapt-check", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive"}
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
     project.check_every = 2
     project.save()
     for n in range(4):
