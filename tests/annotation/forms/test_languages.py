@@ -96,6 +96,9 @@ def test_the_settings_page_saves_the_documented_format_and_shows_it_back(client)
         "authors_per_concept": "2",
         "answerers_per_item": "4",
         "ambiguity_threshold": "2",
+        "judging_mode": "fixed",
+        "adaptive_confidence": "99",
+        "adaptive_min_judges": "2",
         "plan_seed": "0",
     }
 

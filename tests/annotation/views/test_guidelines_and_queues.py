@@ -111,6 +111,9 @@ def test_the_settings_page_edits_both_kinds_in_every_project_language(csqa, clie
         "authors_per_concept": "2",
         "answerers_per_item": "5",
         "ambiguity_threshold": "3",
+        "judging_mode": "fixed",
+        "adaptive_confidence": "99",
+        "adaptive_min_judges": "2",
         "plan_seed": "0",
     }
 

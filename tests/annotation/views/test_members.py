@@ -306,6 +306,9 @@ def test_language_codes_are_validated(csqa, client):
         "authors_per_concept": "2",
         "answerers_per_item": "5",
         "ambiguity_threshold": "3",
+        "judging_mode": "fixed",
+        "adaptive_confidence": "99",
+        "adaptive_min_judges": "2",
         "plan_seed": "0",
         "max_annotators": "200",
     }

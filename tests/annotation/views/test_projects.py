@@ -118,6 +118,9 @@ def test_settings_update_the_project(csqa, client):
         "authors_per_concept": "3",
         "answerers_per_item": "4",
         "ambiguity_threshold": "2",
+        "judging_mode": "fixed",
+        "adaptive_confidence": "99",
+        "adaptive_min_judges": "2",
         "plan_seed": "11",
     }
 
