@@ -48,7 +48,7 @@ SETTINGS = {
             "overlap, until the item's most probable label reaches the confidence below."
         ),
     ),
-    # 99 by default: replaying id-csqa's released answers (bench/adaptive_replay.py), 99% kept 99.7% of
+    # 99 by default: replaying a released dataset's five answers per item (bench/adaptive_replay.py), 99% kept 99.7% of
     # the five-answer decisions with 57% fewer judgments, where 95% fell to 99.5% (a few items where two
     # judges agree on a wrong answer stop too early unless the fit already knows them to be reliable).
     "adaptive_confidence": IntSetting(

@@ -42,9 +42,9 @@ def test_the_first_page_queues_one_build_and_then_shows_the_same_report(
     assert {"project": "snap", **snapshot.data} == expected
     assert (built.status_code, built.json()) == (200, expected)
 
-    with django_capture_on_commit_callbacks() as queued_again, django_assert_max_num_queries(6):
-        # Session, user, membership, the judgment count, the snapshot, the page's direction: never the
-        # report's rows.
+    with django_capture_on_commit_callbacks() as queued_again, django_assert_max_num_queries(7):
+        # Session, user, membership, the judgment count, the snapshot, the page's direction, the aggregation
+        # model's last fit (none here): never the report's rows.
         second = client.get(reverse("report_page", args=["snap"]))
     download = _get(client, big.admin, "report_json")
     assert queued_again == []
