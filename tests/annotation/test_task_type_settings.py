@@ -6,7 +6,9 @@ from annotation.services.projects import project_create, project_update
 from annotation.task_types import get_task_type, project_settings, registered_task_types
 from tests.factories import UserFactory
 
-CSQA_DEFAULTS = {"answerers_per_item": 5, "ambiguity_threshold": 3}
+# Fixed overlap unless a project asks for adaptive judging (annotation.adaptive).
+JUDGING = {"judging_mode": "fixed", "adaptive_confidence": 99, "adaptive_min_judges": 2}
+CSQA_DEFAULTS = {"answerers_per_item": 5, "ambiguity_threshold": 3, **JUDGING}
 
 
 @pytest.mark.parametrize("task_type", registered_task_types(), ids=lambda tt: tt.name)
@@ -21,10 +23,12 @@ def test_csqa_defaults_round_trip():
     csqa = get_task_type("csqa")
 
     assert csqa.settings_defaults() == CSQA_DEFAULTS
-    assert csqa.settings_clean({"answerers_per_item": 7}) == {"answerers_per_item": 7, "ambiguity_threshold": 3}
+    seven = {"answerers_per_item": 7, "ambiguity_threshold": 3, **JUDGING}
+    assert csqa.settings_clean({"answerers_per_item": 7}) == seven
     assert csqa.settings_clean({"answerers_per_item": 100, "ambiguity_threshold": 0}) == {
         "answerers_per_item": 100,
         "ambiguity_threshold": 0,
+        **JUDGING,
     }
 
 
@@ -64,8 +68,8 @@ def test_create_stores_the_validated_settings_and_the_defaults():
     )
 
     project.refresh_from_db()
-    assert project.settings == {"answerers_per_item": 4, "ambiguity_threshold": 3}
-    assert project_settings(project) == {"answerers_per_item": 4, "ambiguity_threshold": 3}
+    assert project.settings == {"answerers_per_item": 4, "ambiguity_threshold": 3, **JUDGING}
+    assert project_settings(project) == {"answerers_per_item": 4, "ambiguity_threshold": 3, **JUDGING}
 
 
 @pytest.mark.django_db
@@ -97,7 +101,7 @@ def test_update_through_the_service_changes_only_the_given_setting():
     project_update(project=project, ambiguity_threshold=0)
 
     project.refresh_from_db()
-    assert project.settings == {"answerers_per_item": 4, "ambiguity_threshold": 0}
+    assert project.settings == {"answerers_per_item": 4, "ambiguity_threshold": 0, **JUDGING}
     assert (project.name, project.authors_per_concept) == ("Settings", 2)
 
 
@@ -112,7 +116,10 @@ def test_update_with_a_setting_out_of_range_is_refused_and_changes_nothing():
 
     assert exc.value.field_errors == {"answerers_per_item": ["Use a whole number from 1 to 100."]}
     project.refresh_from_db()
-    assert (project.name, project.settings) == ("Settings", {"answerers_per_item": 4, "ambiguity_threshold": 3})
+    assert (project.name, project.settings) == (
+        "Settings",
+        {"answerers_per_item": 4, "ambiguity_threshold": 3, **JUDGING},
+    )
 
 
 @pytest.mark.django_db

@@ -67,7 +67,16 @@ def test_whole_loop_over_the_api(api_client):
         "authors_per_concept": 2,
         "answerers_per_item": 5,
         "ambiguity_threshold": 3,
-        "settings": {"answerers_per_item": 5, "ambiguity_threshold": 3},
+        "judging_mode": "fixed",
+        "adaptive_confidence": 99,
+        "adaptive_min_judges": 2,
+        "settings": {
+            "answerers_per_item": 5,
+            "ambiguity_threshold": 3,
+            "judging_mode": "fixed",
+            "adaptive_confidence": 99,
+            "adaptive_min_judges": 2,
+        },
         "plan_seed": 7,
         "max_annotators": 200,
         "licence": "CC BY-NC 4.0",
@@ -211,6 +220,7 @@ def test_whole_loop_over_the_api(api_client):
         "judged": 0,
         "gold": 0,
         "excluded": 0,
+        "check": 0,
     }
     done = [1 if c["name"] == concept["category"] else 0 for c in dashboard["categories"]]
     codes = [e["code"] for e in dashboard["error_types"]]
