@@ -166,13 +166,19 @@ def runs_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "evaluation/task_types/preference/runs.html", context, status=status)
 
 
+def _judge_run(membership, run_id: int) -> Run:
+    """The project's judge run `run_id`, or 404."""
+    run = Run.objects.filter(project=membership.project, kind=JUDGE, pk=run_id).first()
+    if run is None:
+        raise Http404("No such judge run.")
+    return run
+
+
 @login_required
 @require_GET
 def judge_report_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     membership = _membership(request, slug, REVIEW_ROLES)
-    run = Run.objects.filter(project=membership.project, kind=JUDGE, pk=run_id).first()
-    if run is None:
-        raise Http404("No such judge run.")
+    run = _judge_run(membership, run_id)
     report = judge_report(run)
     if request.GET.get("format") == "json":
         return JsonResponse(report)
@@ -188,9 +194,7 @@ def judge_report_page(request: HttpRequest, slug: str, run_id: int) -> HttpRespo
 def judge_calibration_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """Admins: how far each judge of a run agrees with the people, its position bias and calibration."""
     membership = _membership(request, slug, ADMIN_ONLY)
-    run = Run.objects.filter(project=membership.project, kind=JUDGE, pk=run_id).first()
-    if run is None:
-        raise Http404("No such judge run.")
+    run = _judge_run(membership, run_id)
     figures = run_calibration(run)
     if request.GET.get("format") == "json":
         return JsonResponse({"results": [asdict(f) for f in figures]})
