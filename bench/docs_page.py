@@ -68,9 +68,8 @@ def bench_section(bench: Bench, line: Mapping[str, Any] | None) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     for figure, goal in judge_goals(bench.goals, result)["goals"].items():
-        out.append(
-            f"| {size} | `{figure}` | {goal['goal']} | {_number(goal['measured'])} | {copy} | {_met(goal, small=small)} |"
-        )
+        measured, met = _number(goal["measured"]), _met(goal, small=small)
+        out.append(f"| {size} | `{figure}` | {goal['goal']} | {measured} | {copy} | {met} |")
     return [*out, ""]
 
 
@@ -89,7 +88,7 @@ def render(lines: Sequence[Mapping[str, Any]], benches: Sequence[Bench] = BENCHE
         head += ["No results file yet: run `bench/run_all.py` (see below).", ""]
     elif sizes == [True]:
         head += [
-            "!!! note \"Small size\"",
+            '!!! note "Small size"',
             "    The results file holds a run at the **small size** (`bench/run_all.py --small`, what CI runs): it",
             "    proves that every bench still runs, and its timings on small data judge nothing. The goals",
             "    are stated for the size named under each bench; run `bench/run_all.py` without `--small` on an",
