@@ -2,8 +2,8 @@
 
 The queues come from the Celery app (CELERY_TASK_ROUTES and every task's own options), so a task routed
 to a new queue fails here until a documented worker consumes it. The commands come from the files
-people run: README's Production section, docker/entrypoint.sh (its cases), the services of
-docker/compose.yaml and what scripts/start supervises.
+people run: the manual's production page (docs/operations/production.md), docker/entrypoint.sh (its
+cases), the services of docker/compose.yaml and what scripts/start supervises.
 """
 
 from __future__ import annotations
@@ -53,10 +53,8 @@ def compose_services() -> dict[str, dict]:
     return yaml.safe_load((ROOT / "docker/compose.yaml").read_text())["services"]
 
 
-def readme_production() -> str:
-    text = (ROOT / "README.md").read_text()
-    start = text.index("\n## Production\n")
-    return text[start : text.index("\n## ", start + 1)]
+def docs_production() -> str:
+    return (ROOT / "docs/operations/production.md").read_text()
 
 
 def compose_cases() -> set[str]:
@@ -73,7 +71,7 @@ def _consumed_by_cases(cases: set[str]) -> set[str]:
 
 
 SOURCES = {
-    "readme": lambda: consumed(readme_production()),
+    "docs": lambda: consumed(docs_production()),
     "compose": lambda: _consumed_by_cases(compose_cases()),
     "scripts_start": lambda: _consumed_by_cases(start_cases()),
 }
@@ -98,7 +96,7 @@ def test_the_documented_workers_consume_every_queue_the_code_sends_to(source):
 def test_exports_and_model_runs_are_consumed_by_different_workers(source):
     # One worker of both queues let two slow model runs hold its processes while an export waited.
     text = {
-        "readme": readme_production(),
+        "docs": docs_production(),
         "compose": "\n".join(entrypoint_cases()[case] for case in compose_cases()),
         "scripts_start": "\n".join(entrypoint_cases()[case] for case in start_cases()),
     }[source]
