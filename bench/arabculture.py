@@ -5,7 +5,9 @@ reviewer per country. Every annotator claims and submits their 150 items (spread
 each reviewer claims and approves the items of their country (stage 1); judging is planned (stage 2,
 one peer of the author's country per item) and the peers answer, wrongly for 418 items, so 3,482 are
 kept as in the paper. Then `report --json`, `export_gold` (JSONL and Parquet), the import of the export
-into a new project and its re-export (lossless: the two JSONL files are equal byte for byte).
+into a new project and its re-export (lossless: the two JSONL files hold the same rows in the same order,
+once the first file's `label_posterior` is set aside: that column is the aggregation model's reading of the
+peers' answers, and the released layout, which the new project is imported from, carries no answers).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gotong_h2_bench .venv/bin/python bench/arabculture.py
 
@@ -191,10 +193,16 @@ def main() -> None:
         figures["import_seconds"] = round(time.perf_counter() - t, 3)
         call_command("export_gold", f"{SLUG}-again", "--format", "jsonl", "--out", str(second), stdout=io.StringIO())
         (again,) = list(second.rglob("*.jsonl"))
-        figures["export_import_lossless"] = exported.read_bytes() == again.read_bytes()
+        figures["export_import_lossless"] = released_rows(exported) == released_rows(again)
     figures["total_seconds"] = round(time.perf_counter() - started, 1)
     figures["copy_rows_per_second"] = round(copy_rate())
     emit_judged("arabculture", figures)
+
+
+def released_rows(path: Path) -> list[dict]:
+    """The file's rows without the aggregation model's column (see the module's docstring)."""
+    with path.open(encoding="utf-8") as lines:
+        return [{k: v for k, v in json.loads(line).items() if k != "label_posterior"} for line in lines]
 
 
 if __name__ == "__main__":
