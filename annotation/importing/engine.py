@@ -192,7 +192,7 @@ def import_records(
     with references_checked_once() as bulk, fewer_gc_passes():
         writer = _CopyWriter if connection.vendor == "postgresql" else _OrmWriter
         write = writer(project, importer, users, decider, gold, bulk)
-        # Issue 13: a row without a language gets the import's (else the project's first); a row naming one
+        # A row without a language gets the import's (else the project's first); a row naming one
         # the project doesn't have refuses the file (the caller's transaction undoes what was written).
         codes = list(
             ProjectLanguage.objects.filter(project=project).order_by("position", "code").values_list("code", flat=True)

@@ -45,7 +45,7 @@ COUNT_CAP = 10_000
 
 @dataclass(frozen=True)
 class ItemFilters:
-    """What the item list is narrowed to (issue 13); empty strings mean "any"."""
+    """What the item list is narrowed to; empty strings mean "any"."""
 
     q: str = ""  # text in the current version's payload (case-insensitive): words beginning so, ...
     inside_words: bool = False  # ... or the text anywhere, also inside a word (item_search.py)
