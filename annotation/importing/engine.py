@@ -118,7 +118,7 @@ class _Units:
         return {key: self.concepts[(self.categories[key[0]], key[1])] for key in units}
 
 
-class _Decider:
+class GoldDecider:
     """Decides new items as qc.gold.gold_recompute would: the task type's gold_decide on a GoldCase
     whose judgments are those of the judging rule's kind, in the project's annotator order."""
 
@@ -186,7 +186,7 @@ def import_records(
     """
     result = EngineResult()
     units = _Units(project)
-    decider = _Decider(project, importer, gold, users) if gold is not None else None
+    decider = GoldDecider(project, importer, gold, users) if gold is not None else None
     # Hundreds of thousands of records, freed batch by batch: the default GC thresholds would scan
     # them over and over (a tenth of a 100,000-item import). (items_import does the same for its scan.)
     with references_checked_once() as bulk, fewer_gc_passes():
@@ -315,7 +315,7 @@ class _Writer:
         project: Project,
         importer: Importer,
         users: dict[str, int],
-        decider: _Decider | None,
+        decider: GoldDecider | None,
         gold: GoldRules | None,
         bulk: BulkWrite,
     ) -> None:
