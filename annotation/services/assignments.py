@@ -322,9 +322,3 @@ def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) 
         # Every candidate was taken by other claims since the statement's snapshot (a burst of tabs
         # claiming at once, faster than one statement): the next statement reads the queue afresh.
     return None, blocks_waiting
-
-
-def assignment_renew_lease(*, assignment: Assignment) -> None:
-    Assignment.objects.filter(pk=assignment.pk, status=Assignment.Status.ACTIVE).update(
-        lease_expires_at=_lease_deadline()
-    )
