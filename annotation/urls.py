@@ -39,7 +39,7 @@ urlpatterns = [
     path("p/<slug:slug>/members/<int:membership_id>/countries/", screening.member_countries, name="member_countries"),
     path("p/<slug:slug>/author/", authoring.author_queue, name="author_queue"),
     path("p/<slug:slug>/author/<int:assignment_id>/", authoring.author_item, name="author_item"),
-    # issue 13 (work is never lost): autosave, skip with a reason, the admin's list of skips.
+    # Work is never lost: autosave, skip with a reason, the admin's list of skips.
     path("p/<slug:slug>/author/<int:assignment_id>/draft/", work_views.author_draft_save, name="author_draft_save"),
     path("p/<slug:slug>/work/<int:assignment_id>/skip/", work_views.skip, name="assignment_skip"),
     path("p/<slug:slug>/skips/", work_views.project_skips, name="project_skips"),

@@ -12,8 +12,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -186,16 +185,6 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
         return float("nan")
     rank = max(1, math.ceil(q / 100 * len(sorted_values)))
     return sorted_values[rank - 1]
-
-
-@contextmanager
-def count_queries() -> Iterator[Any]:
-    """Captures the current thread's queries, BEGIN/COMMIT included, as `django_assert_num_queries` does."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        yield captured
 
 
 def run_threads(targets: Sequence[Any], *, connect: bool = True) -> None:

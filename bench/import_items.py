@@ -85,7 +85,7 @@ def import_child(path: str) -> None:
     from annotation.services import imports
 
     gold_seconds = 0.0
-    decide_batch = engine._Decider.decide_batch
+    decide_batch = engine.GoldDecider.decide_batch
 
     def timed_decide(self, records, judgment_ids):
         nonlocal gold_seconds
@@ -95,7 +95,7 @@ def import_child(path: str) -> None:
         finally:
             gold_seconds += time.perf_counter() - started
 
-    engine._Decider.decide_batch = timed_decide
+    engine.GoldDecider.decide_batch = timed_decide
     started = time.perf_counter()
     # The outer block only splits the time: the commit is where PostgreSQL would check deferred foreign
     # keys row by row; the import checks them once itself (annotation/foreign_keys.py), so it is short

@@ -185,7 +185,7 @@ def measure(*, reviewer, items: int, first_id: int, requests: int, seed: int) ->
     from django.test import Client
 
     from annotation.models import Item
-    from annotation.selectors.items import _cursor
+    from annotation.selectors.items import item_list_cursor
 
     client = Client()
     client.force_login(reviewer)
@@ -206,7 +206,7 @@ def measure(*, reviewer, items: int, first_id: int, requests: int, seed: int) ->
         .order_by("-updated_at", "-id")
         .values_list("pk", "updated_at")[int(items * 0.9)]
     )
-    deep = {"page": int(items * 0.9) // 50 + 2, "after": _cursor(deep_pk, deep_at)}
+    deep = {"page": int(items * 0.9) // 50 + 2, "after": item_list_cursor(deep_pk, deep_at)}
     for params in ({}, deep, {"q": "tanda0001"}):  # warm the caches and the connection
         for _ in range(3):
             timed(params)

@@ -17,7 +17,7 @@ urlpatterns = [
     path("p/<slug:slug>/import/", imports.items_import_page, name="items_import_page"),
     path("p/<slug:slug>/export/", exports.export_page, name="export_page"),
     path("p/<slug:slug>/export/<int:run_id>/<str:name>", exports.export_download, name="export_download"),
-    # issue 13: gold overrides from the item page
+    # Gold overrides from the item page, where the admin sees the judgments they overrule.
     path(
         "p/<slug:slug>/items/<int:item_id>/gold/override/",
         adjudication.item_gold_override,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,7 +20,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from annotation.aggregation.fitting import Coded, Fit, encode, item_posterior
+from annotation.aggregation.fitting import Coded, Fit, encode
 from annotation.aggregation.fitting import fit as fitting_fit
 from annotation.annotators import annotator_ranks, project_annotators
 from annotation.models import AggregatedAnnotator, AggregatedItem, AggregationFit, Item, Judgment, Project
@@ -202,19 +201,6 @@ def posteriors_between(*, project: Project, first: int, last: int) -> dict[int, 
         .values_list("item_id", "posterior")
         .order_by()
     )
-
-
-def posterior_after(*, project: Project, fit: AggregationFit, judgments: Iterable[tuple[int, str]]) -> dict[str, float]:
-    """One item's posterior from the last fit's annotator parameters and the item's (annotator id,
-    label) judgments, without refitting (for a judging engine deciding whether an item needs another
-    judge). One query."""
-    judgments = list(judgments)
-    params = dict(
-        AggregatedAnnotator.objects.filter(project=project, user_id__in=[a for a, _ in judgments])
-        .values_list("user_id", "parameters")
-        .order_by()
-    )
-    return item_posterior(model=fit.model, labels=fit.labels, priors=fit.priors, annotators=params, judgments=judgments)
 
 
 def aggregation_refit(*, project: Project) -> AggregationFit | None:

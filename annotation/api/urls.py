@@ -13,7 +13,7 @@ urlpatterns = [
     path("projects/<slug:slug>/plans/cross-answers/", CrossAnswerPlanApi.as_view(), name="api-plan-cross-answers"),
     path("projects/<slug:slug>/answers/next/", AnswerNextApi.as_view(), name="api-answers-next"),
     path("projects/<slug:slug>/answers/<int:assignment_id>/", AnswerApi.as_view(), name="api-answer"),
-    # Issue 13 (work is never lost): the authoring autosave, and skip with a reason (authoring and judging).
+    # Work is never lost: the authoring autosave, and skip with a reason (authoring and judging).
     path(
         "projects/<slug:slug>/assignments/<int:assignment_id>/autosave/",
         AutosaveApi.as_view(),

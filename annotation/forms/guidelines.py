@@ -1,5 +1,5 @@
 """The settings page's guidelines fields beyond the default writing guidelines: the judging guidelines and,
-for each of the project's languages, both kinds in that language (issue 13)."""
+for each of the project's languages, both kinds in that language."""
 
 from __future__ import annotations
 

@@ -39,10 +39,6 @@ def copy_json(value: Any) -> str:
     return text.replace("\\", "\\\\") if "\\" in text else text
 
 
-def copy_int(value: int | None) -> str:
-    return NULL if value is None else str(value)
-
-
 class SharedJson:
     """copy_json of values that many rows share as the same object (an importer hands every answer
     "A" the same {"answer": "A"}): encoded once per object. The object is kept with its text, so its

@@ -118,7 +118,7 @@ class _Units:
         return {key: self.concepts[(self.categories[key[0]], key[1])] for key in units}
 
 
-class _Decider:
+class GoldDecider:
     """Decides new items as qc.gold.gold_recompute would: the task type's gold_decide on a GoldCase
     whose judgments are those of the judging rule's kind, in the project's annotator order."""
 
@@ -186,13 +186,13 @@ def import_records(
     """
     result = EngineResult()
     units = _Units(project)
-    decider = _Decider(project, importer, gold, users) if gold is not None else None
+    decider = GoldDecider(project, importer, gold, users) if gold is not None else None
     # Hundreds of thousands of records, freed batch by batch: the default GC thresholds would scan
     # them over and over (a tenth of a 100,000-item import). (items_import does the same for its scan.)
     with references_checked_once() as bulk, fewer_gc_passes():
         writer = _CopyWriter if connection.vendor == "postgresql" else _OrmWriter
         write = writer(project, importer, users, decider, gold, bulk)
-        # Issue 13: a row without a language gets the import's (else the project's first); a row naming one
+        # A row without a language gets the import's (else the project's first); a row naming one
         # the project doesn't have refuses the file (the caller's transaction undoes what was written).
         codes = list(
             ProjectLanguage.objects.filter(project=project).order_by("position", "code").values_list("code", flat=True)
@@ -315,7 +315,7 @@ class _Writer:
         project: Project,
         importer: Importer,
         users: dict[str, int],
-        decider: _Decider | None,
+        decider: GoldDecider | None,
         gold: GoldRules | None,
         bulk: BulkWrite,
     ) -> None:

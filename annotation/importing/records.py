@@ -69,7 +69,8 @@ class ImportRecord(NamedTuple):
     expected: Any = None
     note: str = ""  # the version's note; "import (row N)" when empty
     # A code of the project's languages from the file's own column ("": the import's language). An
-    # unknown code refuses the whole file with its row (issue 13).
+    # unknown code refuses the whole file with its row, rather than import items no language filter or
+    # export would place.
     language: str = ""
     # The file's `known_answer` ("": an ordinary item): the item becomes a known-answer check with this
     # answer (annotation.services.known_answers); a value the task type can't expect refuses the file.

@@ -1,4 +1,4 @@
-# Issue 13 (helper A): autosaved authoring drafts and skips with a reason.
+# Autosaved authoring drafts and skips with a reason.
 import django.db.models.deletion
 from django.db import migrations, models
 

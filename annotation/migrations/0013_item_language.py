@@ -1,4 +1,4 @@
-# Issue 13 (helper B): every item records its language; item search by text gets a trigram index.
+# Every item records its language; item search by text gets a trigram index.
 from django.db import migrations, models
 
 # Item search is `ItemVersion.payload` icontains, which PostgreSQL runs as UPPER(payload::text) LIKE

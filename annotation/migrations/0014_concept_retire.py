@@ -1,4 +1,4 @@
-# Issue 13 (helper D): a concept can be retired from planning without deleting its items.
+# A concept can be retired from planning without deleting its items.
 from django.db import migrations, models
 
 

@@ -1,4 +1,4 @@
-# Issue 13 (helper F1): each user's interface language and time zone.
+# Each user's interface language and time zone.
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-# Issue 13 (helper C): separate judging guidelines and guidelines in several languages, per project.
+# Separate judging guidelines and guidelines in several languages, per project.
 import django.db.models
 from django.db import migrations, models
 

@@ -1,4 +1,4 @@
-# Issue 13: item search by words, answered from a GIN index of the payload's words (item_search.py).
+# Item search by words, answered from a GIN index of the payload's words (item_search.py).
 from django.db import migrations
 
 # to_tsvector('simple', jsonb) takes every string value of the JSON (not its keys), lower-cased, not

@@ -71,7 +71,7 @@ class Item(models.Model):
     )
     # Identifier in an external release (e.g. a released file's `id`); unique per project when set.
     external_id = models.CharField(max_length=200, blank=True)
-    # A code of the project's ProjectLanguage rows (issue 13): lists filter by it, exports carry it and
+    # A code of the project's ProjectLanguage rows: lists filter by it, exports carry it and
     # item pages mark the text with its lang/dir. No index of its own: the list filters it while walking
     # the (project, updated_at, id) index, and every index slows each bulk write. Whoever creates an item
     # sets it (the writer's choice, the import's column, a run's project language).

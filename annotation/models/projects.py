@@ -12,9 +12,10 @@ class Project(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     task_type = models.CharField(max_length=40)
     guidelines = models.TextField(blank=True, help_text="Markdown shown to annotators beside the form.")
-    # Issue 13: the answering/judging page shows these, not the writing guidelines above.
+    # The answering/judging page shows these, not the writing guidelines above: a judge must not be told
+    # how the answer was meant to be written.
     judging_guidelines = models.TextField(blank=True, default="", db_default="")
-    # Issue 13: the guidelines in other languages, {"<language code>": {"writing": md, "judging": md}}; the
+    # The guidelines in other languages, {"<language code>": {"writing": md, "judging": md}}; the
     # user's UI language picks one, falling back to the two fields above (annotation.guidelines).
     guidelines_translations = models.JSONField(
         default=dict, blank=True, db_default=models.Value({}, output_field=models.JSONField())

@@ -1,4 +1,4 @@
-"""Item search by text (issue 13): the item list's and the API's `q`.
+"""Item search by text: the item list's and the API's `q`.
 
 Two ways to match, both case-insensitive, both on the item's current version:
 - words (the default): every word typed begins a word of the item's text, in any order ("ketupat sa"

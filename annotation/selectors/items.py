@@ -45,7 +45,7 @@ COUNT_CAP = 10_000
 
 @dataclass(frozen=True)
 class ItemFilters:
-    """What the item list is narrowed to (issue 13); empty strings mean "any"."""
+    """What the item list is narrowed to; empty strings mean "any"."""
 
     q: str = ""  # text in the current version's payload (case-insensitive): words beginning so, ...
     inside_words: bool = False  # ... or the text anywhere, also inside a word (item_search.py)
@@ -101,7 +101,8 @@ class ItemPage:
         return self.num_pages > 1 or self.capped
 
 
-def _cursor(item_id: int, updated_at: datetime.datetime) -> str:
+def item_list_cursor(item_id: int, updated_at: datetime.datetime) -> str:
+    """The signed `after`/`before` value naming a row of the item list (its order is updated_at, id)."""
     return signing.dumps([updated_at.isoformat(), item_id], salt=_SALT, compress=True)
 
 
@@ -205,8 +206,8 @@ def item_list_page(
         number=number,
         num_pages=num_pages,
         count=count,
-        next_cursor=_cursor(*ids[-1]) if ids else "",
-        previous_cursor=_cursor(*ids[0]) if ids else "",
+        next_cursor=item_list_cursor(*ids[-1]) if ids else "",
+        previous_cursor=item_list_cursor(*ids[0]) if ids else "",
         more=more,
         capped=capped,
     )

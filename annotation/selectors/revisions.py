@@ -1,4 +1,4 @@
-"""Work sent back to a writer (issue 13): it comes first in their queue."""
+"""Work sent back to a writer: it comes first in their queue."""
 
 from __future__ import annotations
 

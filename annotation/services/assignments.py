@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Concept, Membership, PlannedBlock, Project
-from annotation.planning import PlanningError, Unit, plan_balanced
+from annotation.planning import PlannedSlot, PlanningError, Unit, plan_balanced
 from annotation.selectors.skips import skipped_units
 from annotation.services.known_answers import pause_gate
 from annotation.services.planned_blocks import planned_blocks_write_for
@@ -44,6 +44,31 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
     # One planner at a time per project: a second one waits, then sees the first one's rows.
     Project.objects.select_for_update().filter(pk=project.pk).get()
     seed = project.plan_seed if seed is None else seed
+    annotators = _authoring_annotators(project)
+    units = _authoring_units(project)
+    existing = _existing_authoring(project, active=set(annotators))
+    # Unstarted work stays with its annotator unless balance needs it elsewhere (someone joined or left).
+    preferred: dict[int, set[int]] = {}
+    for concept_id, user_id in existing.pending:
+        if user_id in existing.active:
+            preferred.setdefault(concept_id, set()).add(user_id)
+    try:
+        slots = plan_balanced(
+            units=units,
+            workers=annotators,
+            per_unit=project.authors_per_concept,
+            seed=seed,
+            held=existing.held,
+            excluded=_authoring_exclusions(project),
+            preferred=preferred,
+        )
+    except PlanningError as exc:
+        raise InvalidInput(str(exc)) from None
+    return _authoring_plan_save(project, slots, existing, workers=len(annotators), units=len(units))
+
+
+def _authoring_annotators(project: Project) -> list[int]:
+    """The admitted active annotators' user ids, in user order; refused when fewer than a concept needs."""
     annotators = list(
         admitted_only(
             Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True), project=project
@@ -57,15 +82,22 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
             gettext("Planning needs at least %(k)s active annotators (authors per concept); the project has %(len)s.")
             % {"k": k, "len": len(annotators)}
         )
-    # Retired concepts get no new work (their unstarted rows are removed below); their items stay.
+    return annotators
+
+
+def _authoring_units(project: Project) -> list[Unit]:
+    """The concepts authoring plans, each in its category's group."""
+    # Retired concepts get no new work (their unstarted rows are removed with the plan); their items stay.
     concepts = Concept.objects.filter(project=project, retired_at__isnull=True)
     slot_key = get_task_type(project.task_type).plan_slot_key
     if slot_key and concepts.filter(**{f"data__{slot_key}": True}).exists():
         # Writing slots: only they are planned (the author picks the item's own unit when writing).
         concepts = concepts.filter(**{f"data__{slot_key}": True})
-    units = [Unit(id=cid, group=cat) for cid, cat in concepts.values_list("id", "category_id")]
-    active_set = set(annotators)
+    return [Unit(id=cid, group=cat) for cid, cat in concepts.values_list("id", "category_id")]
 
+
+def _authoring_exclusions(project: Project) -> dict[int, set[int]]:
+    """concept id -> the users the plan must never give it to."""
     # An authoring row with a target item was asked for outside the plan (a KALAHI variant request of a
     # base prompt): the plan neither moves nor removes it, and never plans its writer on that unit again.
     asked = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR, target_item__isnull=False)
@@ -75,41 +107,46 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
     # A skipped unit never goes back to the annotator who skipped it (annotation.services.skips).
     for concept_id, user_id in skipped_units(project=project, kind=Assignment.Kind.AUTHOR):
         excluded.setdefault(concept_id, set()).add(user_id)
-    existing = list(
-        Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR, target_item__isnull=True).values_list(
-            "id", "concept_id", "user_id", "status", "position"
-        )
-    )
-    held: dict[int, set[int]] = {}
-    pending: dict[tuple[int, int], tuple[int, int]] = {}
-    cancelled: dict[tuple[int, int], int] = {}
-    orphaned_started: list[int] = []
-    for aid, concept_id, user_id, status, position in existing:
-        if status == Assignment.Status.DONE or (status == Assignment.Status.ACTIVE and user_id in active_set):
-            held.setdefault(concept_id, set()).add(user_id)
+    return excluded
+
+
+@dataclass
+class _ExistingAuthoring:
+    """The project's planned authoring rows, sorted by what the new plan may do with them."""
+
+    active: set[int]  # the annotators who may be planned
+    held: dict[int, set[int]] = field(default_factory=dict)  # concept -> users whose work there never moves
+    pending: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (concept, user) -> (id, position)
+    cancelled: dict[tuple[int, int], int] = field(default_factory=dict)  # (concept, user) -> id
+    orphaned_started: list[int] = field(default_factory=list)  # started by someone who has left
+
+
+def _existing_authoring(project: Project, *, active: set[int]) -> _ExistingAuthoring:
+    existing = _ExistingAuthoring(active=active)
+    rows = Assignment.objects.filter(project=project, kind=Assignment.Kind.AUTHOR, target_item__isnull=True)
+    for aid, concept_id, user_id, status, position in rows.values_list(
+        "id", "concept_id", "user_id", "status", "position"
+    ):
+        if status == Assignment.Status.DONE or (status == Assignment.Status.ACTIVE and user_id in active):
+            existing.held.setdefault(concept_id, set()).add(user_id)
         elif status == Assignment.Status.ACTIVE:
-            orphaned_started.append(aid)
+            existing.orphaned_started.append(aid)
         elif status == Assignment.Status.PENDING:
-            pending[(concept_id, user_id)] = (aid, position)
+            existing.pending[(concept_id, user_id)] = (aid, position)
         else:
-            cancelled[(concept_id, user_id)] = aid
+            existing.cancelled[(concept_id, user_id)] = aid
+    return existing
 
-    # Unstarted work stays with its annotator unless balance needs it elsewhere (someone joined or left).
-    preferred: dict[int, set[int]] = {}
-    for concept_id, user_id in pending:
-        if user_id in active_set:
-            preferred.setdefault(concept_id, set()).add(user_id)
-    try:
-        slots = plan_balanced(
-            units=units, workers=annotators, per_unit=k, seed=seed, held=held, excluded=excluded, preferred=preferred
-        )
-    except PlanningError as exc:
-        raise InvalidInput(str(exc)) from None
 
-    if orphaned_started:
-        Assignment.objects.filter(pk__in=orphaned_started).update(
+def _authoring_plan_save(
+    project: Project, slots: list[PlannedSlot], existing: _ExistingAuthoring, *, workers: int, units: int
+) -> PlanSummary:
+    """Write the plan over the existing rows: keep, move, reactivate, create; remove what it dropped."""
+    if existing.orphaned_started:
+        Assignment.objects.filter(pk__in=existing.orphaned_started).update(
             status=Assignment.Status.CANCELLED, lease_expires_at=None
         )
+    pending, cancelled = dict(existing.pending), dict(existing.cancelled)
     to_create: list[tuple[int, int, int]] = []
     kept = 0
     keep_positions: list[Assignment] = []
@@ -130,7 +167,7 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
             to_create.append((slot.unit_id, slot.worker_id, slot.position))
     removed = 0
     if pending:
-        # A claim may have committed since `existing` was read: lock the rows and re-check that they are
+        # A claim may have committed since the rows were read: lock them and re-check that they are
         # still pending, so started work is never deleted (a row claimed meanwhile stays beside its new slot).
         still_pending = list(
             Assignment.objects.select_for_update()
@@ -147,8 +184,8 @@ def assignment_plan_authoring(*, project: Project, seed: int | None = None) -> P
         kept=kept,
         removed=removed,
         reactivated=len(reactivate),
-        workers=len(annotators),
-        units=len(units),
+        workers=workers,
+        units=units,
     )
 
 
@@ -322,9 +359,3 @@ def _claim_statement(*, project_id: int, user_id: int, kind: str, resume: bool) 
         # Every candidate was taken by other claims since the statement's snapshot (a burst of tabs
         # claiming at once, faster than one statement): the next statement reads the queue afresh.
     return None, blocks_waiting
-
-
-def assignment_renew_lease(*, assignment: Assignment) -> None:
-    Assignment.objects.filter(pk=assignment.pk, status=Assignment.Status.ACTIVE).update(
-        lease_expires_at=_lease_deadline()
-    )

@@ -1,4 +1,4 @@
-"""The language of an item (issue 13): one of its project's ProjectLanguage codes.
+"""The language of an item: one of its project's ProjectLanguage codes.
 
 A project with one language gives it to every item; with several, the writer picks it on the authoring
 form, preset to the first of their profile's native languages the project has, else the project's first.

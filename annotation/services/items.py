@@ -254,7 +254,8 @@ def unit_save_draft(
         note = "draft" if item.status == Item.Status.DRAFT else "revision"
         _write_version(item=item, user=user, payload=payloads[item.slot], justification=justification, note=note)
     _set_units(editable, picked)
-    if language is not None:  # issue 13: the writer's choice (None: the default given at creation)
+    # None: the form offered no choice (one language), so the default given at creation stands.
+    if language is not None:
         items_set_language(editable, language_checked(assignment.project, language))
     work_draft_clear(assignment_id=assignment.pk)  # the item now holds what the autosave kept
     return [items[slot] for slot in sorted(items)]

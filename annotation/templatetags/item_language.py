@@ -1,4 +1,4 @@
-"""`{% item_lang_attrs item %}`: ` lang="…" dir="…"` of an item's language (issue 13), for the element
+"""`{% item_lang_attrs item %}`: ` lang="…" dir="…"` of an item's language, for the element
 holding its text, so a Sundanese item on an Indonesian page or an Arabic item reads right. One query."""
 
 from django import template

@@ -56,7 +56,8 @@ def author_queue(request: HttpRequest, slug: str) -> HttpResponse:
     if (refused := gate_response(request, membership)) is not None:
         return refused
     project = membership.project
-    # Issue 13: work a reviewer sent back comes before anything new (the oldest request first).
+    # Work a reviewer sent back comes before anything new (the oldest request first): it waits on its writer
+    # alone, and is nearly done.
     sent_back = revision_assignment_next(project=project, user=request.user)
     assignment_id = sent_back
     if assignment_id is None:
@@ -238,12 +239,13 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     form = task_type.form_class()(posted(request), initial=initial, **extra)
     lang, direction = page_language(project)
     content_direction(form, lang=lang, direction=direction)
-    # Issue 13: the autosaved draft comes back into the form (a submitted item shows read-only instead).
+    # The autosaved draft comes back into the form, so work is never lost to a closed tab (a submitted item
+    # shows read-only instead).
     draft = work_draft_for(assignment=assignment)
     if draft is not None and not form.is_bound:
         restore_draft(form, draft.fields)
     outcome = SaveOutcome()
-    # Issue 13: the item's language, chosen on the form only when the project has several.
+    # The item's language, chosen on the form only when the project has several (else the default stands).
     languages = project_languages(project)
     posted_language = request.POST.get("language") if request.method == "POST" and len(languages) > 1 else None
     if request.method == "POST":

@@ -68,7 +68,8 @@ def project_context(membership: Membership, **extra: Any) -> dict[str, Any]:
         "sees_whole_project": sees_whole_project(membership=membership),
         **dict(zip(("page_lang", "page_dir"), page_language(project), strict=True)),
         "task_type": get_task_type(project.task_type),
-        **judging_nav(membership),  # issue 13: the judging queue's link and count in the navigation
+        # Every page's navigation shows the judging queue and its count, so open work is seen from anywhere.
+        **judging_nav(membership),
         **extra,
     }
 

@@ -1,4 +1,4 @@
-"""The item list's filters (issue 13): read from the query string, checked against the project's own
+"""The item list's filters: read from the query string, checked against the project's own
 categories and languages (an unknown value is ignored, never an error), and written back into links."""
 
 from __future__ import annotations

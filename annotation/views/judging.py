@@ -118,7 +118,7 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
         total=total,
         rule=rule,
         queue_route=routes["queue"],
-        # Issue 13: the last answer stays one click away (changeable while unused).
+        # The last answer stays one click away, so a misclick is put right by the judge (changeable while unused).
         previous=last_answered(project=project, user=request.user, kind=rule.kind),
         item_route=routes["item"],
         just_saved=just_saved,
@@ -171,7 +171,8 @@ def judge_item(
         shown_keys=list(task_type.judgment_keys_for(question)),
         queue_route=routes["queue"],
         cancelled=assignment.status == Assignment.Status.CANCELLED,
-        # Issue 13: "Previous" (the last answer, changeable while unused) and skip with a reason.
+        # "Previous" lets a judge put a misclick right (while the answer is unused); skip with a reason lets them
+        # pass an item they can't judge without answering it badly.
         change_refusal=answer_change_refusal(assignment=assignment),
         previous=last_answered(project=project, user=request.user, kind=rule.kind, besides=assignment.pk),
         item_route=routes["item"],

@@ -1,4 +1,4 @@
-"""The judging queue's link in the navigation (issue 13), with the number of open assignments."""
+"""The judging queue's link in the navigation, with the number of open assignments."""
 
 from __future__ import annotations
 

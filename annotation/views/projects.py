@@ -70,7 +70,8 @@ def project_detail(request: HttpRequest, slug: str) -> HttpResponse:
         items_visible_to(membership=membership).values_list("status").annotate(n=Count("id")).order_by()
     )
     context["status_counts"] = [(value, label, status_counts.get(value, 0)) for value, label in Item.Status.choices]
-    context["waiting_revision"] = status_counts.get(Item.Status.REVISION_REQUESTED, 0)  # issue 13
+    # Items sent back wait on their writers: the page says so, since nothing else moves them.
+    context["waiting_revision"] = status_counts.get(Item.Status.REVISION_REQUESTED, 0)
     settings = task_settings_of(project)
     rule = context["task_type"].judging_rule(settings)
     counts = stage_counts(
@@ -132,7 +133,8 @@ def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "pause_below_percent": project.pause_below_percent,
         "pause_after_checks": project.pause_after_checks,
     }
-    # Issue 13: judging guidelines and guidelines per project language, after the writing guidelines.
+    # Judging guidelines and guidelines per project language, after the writing guidelines: judges and
+    # writers of each language read their own.
     guideline_languages = list(project.languages.order_by("position", "code").values_list("code", "name"))
     initial.update(guidelines_initial(project, guideline_languages))
     form = ProjectSettingsForm(posted(request), initial=initial, task_type=get_task_type(project.task_type))

@@ -53,7 +53,8 @@ BREAKDOWN_LABELS = {
 }
 
 
-def _spec(project: Project) -> BenchmarkSpec:
+def benchmark_spec_or_404(project: Project) -> BenchmarkSpec:
+    """The project's benchmark, or 404 on its pages: a task type without one has no benchmark pages."""
     spec = get_task_type(project.task_type).benchmark()
     if spec is None:
         raise Http404("This project's task type has no benchmark.")
@@ -74,7 +75,7 @@ def benchmark_list(request: HttpRequest, slug: str) -> HttpResponse:
     roles = ADMIN_ONLY if request.method == "POST" else REVIEW_ROLES
     membership = whole_project_member(user=request.user, slug=slug, roles=roles)
     project = membership.project
-    spec = _spec(project)
+    spec = benchmark_spec_or_404(project)
     form = BenchmarkForm(posted(request), spec=spec, project=project) if membership.role in ADMIN_ONLY else None
     status = 200
     if request.method == "POST":
@@ -196,7 +197,7 @@ def benchmark_compare(request: HttpRequest, slug: str) -> HttpResponse:
     same (item, endpoint, template) whose correctness changed from run A to run B."""
     membership = whole_project_member(user=request.user, slug=slug, roles=REVIEW_ROLES)
     project = membership.project
-    _spec(project)  # a task type without a benchmark has no runs to compare
+    benchmark_spec_or_404(project)  # a task type without a benchmark has no runs to compare
     a, b = _run_param(request, "a", project), _run_param(request, "b", project)
     context = project_context(
         membership, a=a, b=b, runs=list(runs_for_project(project=project).filter(kind="benchmark")[:RUNS_SHOWN])

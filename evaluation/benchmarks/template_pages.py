@@ -22,7 +22,7 @@ from annotation.selectors import membership_for
 from annotation.task_types.base import BenchmarkSpec
 from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
 from evaluation.benchmarks.dataset import slice_items
-from evaluation.benchmarks.pages import _spec
+from evaluation.benchmarks.pages import benchmark_spec_or_404
 from evaluation.services.benchmark_templates import (
     NAME_MAX,
     benchmark_template_delete,
@@ -57,7 +57,7 @@ def _sample_fields(project: Project, spec: BenchmarkSpec) -> dict | None:
 def benchmark_template_list(request: HttpRequest, slug: str) -> HttpResponse:
     membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
     project = membership.project
-    spec = _spec(project)
+    spec = benchmark_spec_or_404(project)
     deleting = request.POST.get("action") == "delete"
     form = TemplateForm(None if deleting else posted(request))
     status = 200

@@ -70,60 +70,15 @@ def gold_records(
     settings = project_settings(project)
     rule = task_type.judging_rule(settings)
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
-    ranks = annotator_ranks(annotators)
-    last = len(ranks)
     codes = {a.user_id: a.code for a in annotators}
-    order = {user_id: (rank << 32) + user_id for user_id, rank in ranks.items()}
+    order = _JudgeOrder(annotator_ranks(annotators))
     decoded: dict[str | None, dict[str, Any]] = {}
     reads_gold = task_type.export_reads_gold
-    gold_columns = ("gold_decision__outcome", "gold_decision__reason", "gold_decision__details") if reads_gold else ()
-    items = (
-        Item.objects.filter(project=project, status__in=statuses)
-        .values_list(
-            "pk",
-            "external_id",
-            "status",
-            "source",
-            "author_id",
-            "concept_id",
-            "concept__name",
-            "concept__category__name",
-            Cast("concept__data", TextField()),
-            "slot",
-            "judging_round",
-            "current_version__payload",
-            "language",
-            *gold_columns,
-        )
-        .order_by("pk")
-        .iterator(chunk_size=chunk_size)
-    )
+    items = _exported_items(project, statuses=statuses, reads_gold=reads_gold, chunk_size=chunk_size)
     for chunk in batched(items, chunk_size):
-        by_item: dict[int, list] = {}
-        # A pk range, not IN (2,000 ids): items come in pk order, and the range query is ~5x faster.
-        # Judgments of items of the range that are not exported are fetched and ignored.
-        judgments = Judgment.objects.filter(project=project, item_id__gte=chunk[0][0], item_id__lte=chunk[-1][0])
-        if rule is not None:
-            judgments = judgments.filter(kind=rule.kind)
-        for jid, item_id, user_id, round_, value, flags, comment in judgments.values_list(
-            "pk", "item_id", "user_id", "round", Cast("value", TextField()), Cast("flags", TextField()), "comment"
-        ).order_by():
-            judgment = JudgmentRecord(
-                jid,
-                item_id,
-                user_id,
-                codes.get(user_id, ""),
-                round_,
-                decoded[value] if value in decoded else _decode(decoded, value),
-                decoded[flags] if flags in decoded else _decode(decoded, flags),
-                comment,
-                None,
-            )
-            # Sorted below by (annotator order, user id), packed in one int so the sort needs no key function.
-            position = order.get(user_id)
-            if position is None:
-                position = order[user_id] = (last << 32) + user_id
-            by_item.setdefault(item_id, []).append((position, judgment))
+        by_item = _chunk_judgments(
+            project, chunk, kind=rule.kind if rule else None, codes=codes, order=order, decoded=decoded
+        )
         by_item_posterior = (
             posteriors_between(project=project, first=chunk[0][0], last=chunk[-1][0]) if posteriors else {}
         )
@@ -132,7 +87,6 @@ def gold_records(
             pairs = by_item.get(pk, ())
             if len(pairs) > 1:
                 pairs.sort()
-            rows = tuple(judgment for _, judgment in pairs)
             item = ItemRecord(
                 item_id=pk,
                 external_id=external_id or f"{project.slug}-{pk}",
@@ -154,12 +108,88 @@ def gold_records(
                 gold = GoldInfo(item_id=pk, outcome=rest[2], reason=rest[3] or "", details=rest[4] or {})
             yield ExportRecord(
                 item=item,
-                judgments=rows,
+                judgments=tuple(judgment for _, judgment in pairs),
                 gold=gold,
                 settings=settings,
                 seed=project.plan_seed,
                 posterior=by_item_posterior.get(pk),
             )
+
+
+def _exported_items(
+    project: Project, *, statuses: tuple[str, ...], reads_gold: bool, chunk_size: int
+) -> Iterator[tuple[Any, ...]]:
+    """The items' rows in pk order, from a server-side cursor (the gold decision's columns when the task
+    type's export reads them)."""
+    gold_columns = ("gold_decision__outcome", "gold_decision__reason", "gold_decision__details") if reads_gold else ()
+    return (
+        Item.objects.filter(project=project, status__in=statuses)
+        .values_list(
+            "pk",
+            "external_id",
+            "status",
+            "source",
+            "author_id",
+            "concept_id",
+            "concept__name",
+            "concept__category__name",
+            Cast("concept__data", TextField()),
+            "slot",
+            "judging_round",
+            "current_version__payload",
+            "language",
+            *gold_columns,
+        )
+        .order_by("pk")
+        .iterator(chunk_size=chunk_size)
+    )
+
+
+class _JudgeOrder(dict):
+    """user id -> (annotator rank, user id) packed in one int, so sorting judgments needs no key function.
+    A judge outside the project's annotators (one who left) sorts after them all, by user id."""
+
+    def __init__(self, ranks: dict[int, int]) -> None:
+        super().__init__({user_id: (rank << 32) + user_id for user_id, rank in ranks.items()})
+        self.last = len(ranks)
+
+    def __missing__(self, user_id: int) -> int:
+        position = self[user_id] = (self.last << 32) + user_id
+        return position
+
+
+def _chunk_judgments(
+    project: Project,
+    chunk: list[tuple[Any, ...]],
+    *,
+    kind: str | None,
+    codes: dict[int, str],
+    order: _JudgeOrder,
+    decoded: dict[str | None, dict[str, Any]],
+) -> dict[int, list[tuple[int, JudgmentRecord]]]:
+    """item id -> its judgments of the chunk's items, each with its judge's sort position (unsorted)."""
+    by_item: dict[int, list[tuple[int, JudgmentRecord]]] = {}
+    # A pk range, not IN (2,000 ids): items come in pk order, and the range query is ~5x faster.
+    # Judgments of items of the range that are not exported are fetched and ignored.
+    judgments = Judgment.objects.filter(project=project, item_id__gte=chunk[0][0], item_id__lte=chunk[-1][0])
+    if kind is not None:
+        judgments = judgments.filter(kind=kind)
+    for jid, item_id, user_id, round_, value, flags, comment in judgments.values_list(
+        "pk", "item_id", "user_id", "round", Cast("value", TextField()), Cast("flags", TextField()), "comment"
+    ).order_by():
+        judgment = JudgmentRecord(
+            jid,
+            item_id,
+            user_id,
+            codes.get(user_id, ""),
+            round_,
+            decoded[value] if value in decoded else _decode(decoded, value),
+            decoded[flags] if flags in decoded else _decode(decoded, flags),
+            comment,
+            None,
+        )
+        by_item.setdefault(item_id, []).append((order[user_id], judgment))
+    return by_item
 
 
 def gold_rows(*, project: Project, chunk_size: int = 2000) -> Iterator[tuple[str, dict]]:

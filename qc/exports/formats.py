@@ -32,8 +32,9 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-# Issue 13: every row of every format names its item's language. The core adds the field after the task
-# type's own ones, unless the task type already has a `language` of its own (it then says which).
+# Every row of every format names its item's language, so a release of several languages can be split
+# by it. The core adds the field after the task type's own ones, unless the task type already has a
+# `language` of its own (it then says which).
 LANGUAGE = "language"
 
 

@@ -1,4 +1,4 @@
-# Issue 13 (helper D): an admin's gold override, audited, and the override in force on the decision.
+# An admin's gold override, audited, and the override in force on the decision.
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-"""The report's per-language table (issue 13): how many items each of the project's languages has, and
+"""The report's per-language table: how many items each of the project's languages has, and
 how far they got. One grouped query; a language without items still gets its row."""
 
 from __future__ import annotations

@@ -62,17 +62,37 @@ def report_rows(*, project: Project) -> ReportRows:
 
 def _report_rows(project: Project) -> ReportRows:
     settings = project_settings(project)
-    rule = get_task_type(project.task_type).judging_rule(settings)
+    task_type = get_task_type(project.task_type)
+    rule = task_type.judging_rule(settings)
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
     code = {a.user_id: a.code for a in annotators}
-    ranks = {a.user_id: i for i, a in enumerate(annotators)}
     decode = _Decoder()
-    unit_data: dict[int | None, Any] = {}
-
-    items, gold = [], {}
     statuses = DECIDABLE
-    if get_task_type(project.task_type).report_reads_unapproved:
+    if task_type.report_reads_unapproved:
         statuses = (*DECIDABLE, Item.Status.SUBMITTED, Item.Status.REVISION_REQUESTED, Item.Status.REJECTED)
+    items, gold = _item_records(project, statuses=statuses, code=code, decode=decode)
+    unapproved = tuple(i for i in items if i.status not in DECIDABLE)
+    if unapproved:
+        items = [i for i in items if i.status in DECIDABLE]
+    ranks = {a.user_id: i for i, a in enumerate(annotators)}
+    judgments = _judgment_records(project, kind=rule.kind if rule else None, code=code, ranks=ranks, decode=decode)
+    return ReportRows(
+        settings=settings,
+        seed=project.plan_seed,
+        items=tuple(items),
+        judgments=tuple(judgments),
+        gold=gold,
+        annotators=tuple(AnnotatorInfo(user_id=a.user_id, code=a.code, region=a.region) for a in annotators),
+        unapproved=unapproved,
+    )
+
+
+def _item_records(
+    project: Project, *, statuses: tuple[str, ...], code: dict[int, str], decode: _Decoder
+) -> tuple[list[ItemRecord], dict[int, GoldInfo]]:
+    """The project's items in these statuses, in id order, and the gold decisions of those decided."""
+    items, gold = [], {}
+    unit_data: dict[int | None, Any] = {}
     for row in (
         Item.objects.filter(project=project, status__in=statuses)
         .values_list(
@@ -121,15 +141,18 @@ def _report_rows(project: Project) -> ReportRows:
         )
         if outcome is not None:
             gold[pk] = GoldInfo(item_id=pk, outcome=outcome, reason=reason or "", details=decode(details))
-
     items.sort(key=attrgetter("item_id"))
-    unapproved = tuple(i for i in items if i.status not in DECIDABLE)
-    if unapproved:
-        items = [i for i in items if i.status in DECIDABLE]
+    return items, gold
 
+
+def _judgment_records(
+    project: Project, *, kind: str | None, code: dict[int, str], ranks: dict[int, int], decode: _Decoder
+) -> list[JudgmentRecord]:
+    """The judgments of approved items (of the judging kind, when the task type has one), by item, then
+    in the annotators' public order."""
     judgments = Judgment.objects.filter(project=project, item__status__in=DECIDABLE)
-    if rule is not None:
-        judgments = judgments.filter(kind=rule.kind)
+    if kind is not None:
+        judgments = judgments.filter(kind=kind)
     records = [
         JudgmentRecord(
             judgment_id=jid,
@@ -157,12 +180,4 @@ def _report_rows(project: Project) -> ReportRows:
     ]
     user_rank = {user_id: rank_of(ranks, user_id) for user_id in {r.user_id for r in records}}
     records.sort(key=lambda j: (j.item_id, user_rank[j.user_id]))
-    return ReportRows(
-        settings=settings,
-        seed=project.plan_seed,
-        items=tuple(items),
-        judgments=tuple(records),
-        gold=gold,
-        annotators=tuple(AnnotatorInfo(user_id=a.user_id, code=a.code, region=a.region) for a in annotators),
-        unapproved=unapproved,
-    )
+    return records

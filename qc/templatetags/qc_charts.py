@@ -17,11 +17,6 @@ def reading(alpha: float | None, name: str = "alpha") -> str:
 
 
 @register.filter
-def reading_band(alpha: float | None) -> str:
-    return agreement_reading(alpha).band
-
-
-@register.filter
 def seconds(value: float | None) -> str:
     """12.0 -> "12 s", 95.0 -> "1 min 35 s", 4000.0 -> "1 h 6 min"; None -> a dash."""
     if value is None:

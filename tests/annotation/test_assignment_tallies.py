@@ -8,7 +8,7 @@ from django.db.models import Count
 
 from annotation.foreign_keys import _replica_role
 from annotation.models import Assignment, AssignmentTally
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from tests.crossanswer_world import make_world
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -38,7 +38,7 @@ def tallied(project) -> dict[tuple[int, str, str], int]:
 def planned():
     assert connection.vendor == "postgresql"  # the triggers exist only there; this test must run on it
     world = make_world(slug="tallies", items_per_author=3)
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     return world
 
 

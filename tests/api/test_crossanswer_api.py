@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from annotation.models import Assignment, Item, Judgment
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from qc.models import ExportRun
 from tests.api.conftest import client_for, db_state
 from tests.crossanswer_world import (
@@ -33,7 +33,7 @@ CLEAR = [False] * 5
 @pytest.fixture
 def planned():
     world = make_world()
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     return world
 
 
@@ -352,10 +352,10 @@ def test_unreadable_import_is_refused_and_changes_nothing(planned):
 @pytest.fixture
 def two_projects(media, django_capture_on_commit_callbacks):
     world = make_world()
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     add_answers(world)
     other = make_world(slug="other")
-    assignment_plan_cross_answers(project=other.project)
+    judging_plan(project=other.project)
     with django_capture_on_commit_callbacks(execute=True):
         client_for(world.admin).post(f"{BASE}/exports/", {"format": "jsonl"}, format="json")
     return world, other, ExportRun.objects.get(project=world.project)

@@ -7,7 +7,7 @@ from django.db.models import Count
 from annotation.models import Assignment, Membership
 from annotation.selectors.judgments import answer_progress
 from annotation.services.assignments import assignment_claim_next
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.projects import membership_add
 from tests.api.conftest import client_for
 from tests.crossanswer_world import make_world
@@ -41,7 +41,7 @@ def test_next_and_submit_query_counts_do_not_grow_with_the_queue(
     items_per_author, queue, django_assert_max_num_queries
 ):
     world = make_world(slug=f"q{items_per_author}", items_per_author=items_per_author)
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     judge = world.people[0]
     client = client_for(judge)
     base = f"/api/projects/{world.project.slug}"
@@ -65,7 +65,7 @@ def test_progress_follows_claims_submits_leaves_and_replans():
     world = make_world(slug="tally", items_per_author=3)
     newcomer = make_user("tally-new")
     membership_add(project=world.project, user=newcomer, role=Membership.Role.ANNOTATOR, code="W5")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     first, leaver = world.people[0], world.people[3]
     client = client_for(first)
     base = f"/api/projects/{world.project.slug}"
@@ -75,7 +75,7 @@ def test_progress_follows_claims_submits_leaves_and_replans():
     assignment_claim_next(project=world.project, user=leaver, kind="answer")
     # The leaver's open work (one of it leased) moves to the others on the next plan.
     Membership.objects.filter(project=world.project, user=leaver).update(is_active=False)
-    summary = assignment_plan_cross_answers(project=world.project)
+    summary = judging_plan(project=world.project)
 
     people = [*world.people, newcomer]
     progress = {p.pk: answer_progress(project=world.project, user=p, kind="answer") for p in people}

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from annotation.models import Assignment, Category, Concept, Item
 from annotation.services.assignments import assignment_plan_authoring
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from tests.conftest import PASSWORD
 from tests.crossanswer_world import make_world
 from tests.qc.helpers import make_item
@@ -33,7 +33,7 @@ def make_flow_pages(*, slug: str = "flow") -> FlowPages:
     for user in (world.admin, world.reviewer, annotator):
         user.set_password(PASSWORD)
         user.save(update_fields=["password"])
-    assignment_plan_cross_answers(project=project)
+    judging_plan(project=project)
     # A concept nobody wrote about yet, so authoring has work; a submitted item for the reviewer.
     Concept.objects.create(project=project, category=Category.objects.get(project=project, name="culinary"), name="kue")
     assignment_plan_authoring(project=project)

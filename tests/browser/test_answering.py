@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from annotation.models import Assignment, Judgment
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
 from tests.crossanswer_world import make_world
@@ -31,7 +31,7 @@ def report_figures(page, slug, answerer_row, creator_col, creator_row):
 
 def test_annotator_answers_with_the_keyboard_and_the_report_updates(new_page, transactional_db):
     world = make_world(slug="brw")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     w2 = world.people[1]
     for user in (world.admin, w2):
         user.set_password(PASSWORD)

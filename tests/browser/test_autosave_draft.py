@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment, Judgment, Skip, WorkDraft
 from annotation.services.assignments import assignment_plan_authoring
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD, make_csqa_project
 from tests.crossanswer_world import make_world
@@ -114,7 +114,7 @@ def test_skip_with_a_reason_opens_the_next_one_and_the_admin_sees_it(author_page
 
 def test_a_judge_goes_back_to_the_last_answer_changes_it_and_skips_the_next(new_page, transactional_db):
     world = make_world(slug="undo")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     judge = world.people[1]
     judge.set_password(PASSWORD)
     judge.save(update_fields=["password"])

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from annotation.models import Assignment
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.items import item_submit
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD, VALID_PAYLOAD, make_csqa_project
 from tests.crossanswer_world import make_world
@@ -46,7 +46,7 @@ def test_the_main_pages_load_under_the_policy_without_violations(new_page, csp_v
     kunjung = Assignment.objects.get(user=csqa.annotators[0], concept__name="kunjung")
     item_submit(assignment_id=kunjung.pk, user=csqa.annotators[0], data=VALID_PAYLOAD)
     world = make_world(slug="cspw")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     for user in (world.admin, world.people[1]):
         user.set_password(PASSWORD)
         user.save(update_fields=["password"])

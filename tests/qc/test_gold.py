@@ -3,7 +3,7 @@
 import pytest
 
 from annotation.models import Assignment, Item, Judgment
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from annotation.task_types.csqa.gold import Answer, csqa_gold_decide
 from qc.gold import gold_recompute, gold_recompute_project
@@ -75,7 +75,7 @@ def test_tie_goes_to_the_answer_given_first_and_fewer_answers_are_pending():
 def test_exclusion_follows_answer_changes_and_nothing_is_deleted():
     project, people = make_project(annotators=6, threshold=3)
     item = make_item(project, people[0], answer="A")
-    assignment_plan_cross_answers(project=project)
+    judging_plan(project=project)
     assignments = {a.user_id: a for a in Assignment.objects.filter(target_item=item)}
     for n, user in enumerate(people[1:]):
         judgment_record(

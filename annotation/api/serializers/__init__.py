@@ -289,7 +289,7 @@ class AuthoringInputSerializer(serializers.Serializer):
 
 class ItemQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Item.Status.choices, required=False)
-    # Issue 13: the item list's filters, as on the page.
+    # The item list's filters, the same as the page's, so a script finds what a person sees.
     q = serializers.CharField(
         required=False,
         max_length=200,

@@ -23,7 +23,7 @@ from evaluation.task_types.csqa.reports.selectors import human_vs_llm
 
 
 def _membership(request: HttpRequest, slug: str, roles: tuple[str, ...]) -> Membership:
-    """These pages are csqa's own: another protocol's project has none (issue 26: they opened for every one)."""
+    """These pages are csqa's own: another protocol's project has none (the URLs alone would open them for any)."""
     membership = membership_for(user=request.user, slug=slug, roles=roles)
     if membership.project.task_type != "csqa":
         raise Http404("This project's task type has no such page.")

@@ -8,7 +8,7 @@ from django.db.models import F
 from annotation.errors import InvalidInput
 from annotation.models import Assignment, Item, Membership
 from annotation.services.assignments import assignment_claim_next
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from annotation.services.projects import membership_deactivate
 from tests.qc.helpers import CLEAR, add_judgment, make_item, make_project
@@ -39,7 +39,7 @@ def _plan_pairs(project):
 def test_every_item_gets_m_answerers_never_its_author_with_loads_within_one():
     project, people, items = _project_with_items()
 
-    summary = assignment_plan_cross_answers(project=project)
+    summary = judging_plan(project=project)
 
     assert (summary.created, summary.reactivated, summary.moved, summary.items, summary.workers) == (105, 0, 0, 21, 7)
     rows = list(
@@ -59,14 +59,14 @@ def test_every_item_gets_m_answerers_never_its_author_with_loads_within_one():
 
 def test_plan_is_deterministic_per_seed():
     project, _, _ = _project_with_items()
-    assignment_plan_cross_answers(project=project, seed=11)
+    judging_plan(project=project, seed=11)
     first = _plan_pairs(project)
     Assignment.objects.filter(project=project).delete()
 
-    assignment_plan_cross_answers(project=project, seed=11)
+    judging_plan(project=project, seed=11)
     again = _plan_pairs(project)
     Assignment.objects.filter(project=project).delete()
-    assignment_plan_cross_answers(project=project, seed=12)
+    judging_plan(project=project, seed=12)
     other = _plan_pairs(project)
 
     assert again == first
@@ -75,12 +75,12 @@ def test_plan_is_deterministic_per_seed():
 
 def test_replan_adds_items_approved_later_and_moves_nothing():
     project, people, items = _project_with_items()
-    assignment_plan_cross_answers(project=project)
+    judging_plan(project=project)
     before = set(Assignment.objects.filter(project=project).values_list("pk", "target_item_id", "user_id", "position"))
     later = [make_item(project, people[0], category="place", question=f"late {n}") for n in range(3)]
     draft = make_item(project, people[1], status=Item.Status.SUBMITTED, question="not yet approved")
 
-    summary = assignment_plan_cross_answers(project=project)
+    summary = judging_plan(project=project)
 
     assert (summary.created, summary.reactivated, summary.moved, summary.items) == (15, 0, 0, 24)
     after = set(Assignment.objects.filter(project=project).values_list("pk", "target_item_id", "user_id", "position"))
@@ -90,12 +90,12 @@ def test_replan_adds_items_approved_later_and_moves_nothing():
     assert all(user_id != people[0].pk for _, _, user_id, _ in new)
     assert min(position for *_, position in new) > max(position for *_, position in before)
     assert not Assignment.objects.filter(target_item=draft).exists()
-    assert assignment_plan_cross_answers(project=project).created == 0
+    assert judging_plan(project=project).created == 0
 
 
 def test_leaving_annotator_open_work_moves_to_others_done_work_stays():
     project, people, items = _project_with_items()
-    assignment_plan_cross_answers(project=project)
+    judging_plan(project=project)
     leaver = people[2]
     done = assignment_claim_next(project=project, user=leaver, kind="answer")
     judgment_record(
@@ -110,7 +110,7 @@ def test_leaving_annotator_open_work_moves_to_others_done_work_stays():
     assert len(open_before) == 14 and active.pk in open_before
     membership_deactivate(membership=Membership.objects.get(project=project, user=leaver))
 
-    summary = assignment_plan_cross_answers(project=project)
+    summary = judging_plan(project=project)
 
     assert (summary.created, summary.moved, summary.workers) == (14, 14, 6)
     statuses = dict(Assignment.objects.filter(user=leaver).values_list("pk", "status"))
@@ -128,7 +128,7 @@ def test_answers_already_given_count_and_are_not_planned_again():
     for user in people[1:6]:
         add_judgment(item, user, "A")
 
-    summary = assignment_plan_cross_answers(project=project)
+    summary = judging_plan(project=project)
 
     assert (summary.created, summary.items) == (0, 1)
     assert not Assignment.objects.filter(project=project).exists()
@@ -138,7 +138,7 @@ def test_not_enough_annotators_is_refused_and_nothing_is_planned():
     project, people, _ = _project_with_items(annotators=5, per_author=1)
 
     with pytest.raises(InvalidInput) as refused:
-        assignment_plan_cross_answers(project=project)
+        judging_plan(project=project)
 
     assert refused.value.message == (
         "Cross-answering needs at least 6 active annotators (5 answerers per item besides its author); "
@@ -151,7 +151,7 @@ def test_an_item_whose_author_is_unknown_gets_answerers_without_a_target_author(
     project, people, _ = _project_with_items(per_author=0)
     item = make_item(project, None, question="Penulis tidak diketahui")
 
-    summary = assignment_plan_cross_answers(project=project)
+    summary = judging_plan(project=project)
 
     assert summary.created == 5
     rows = list(Assignment.objects.filter(target_item=item).values_list("target_author_id", "status"))

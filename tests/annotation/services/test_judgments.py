@@ -5,7 +5,7 @@ from django.db import IntegrityError, transaction
 
 from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, Judgment
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from qc.models import GoldDecision
 from qc.overrides import gold_override
@@ -26,7 +26,7 @@ ANSWER = {
 def planned():
     project, people = make_project(annotators=6)
     item = make_item(project, people[0], answer="C")
-    assignment_plan_cross_answers(project=project)
+    judging_plan(project=project)
     return project, people, item
 
 

@@ -13,7 +13,7 @@ from django.db.models import Count
 from annotation.models import Assignment, AssignmentTally, Item, Membership, PlannedBlock
 from annotation.selectors.judgments import answer_progress, crossanswer_overview
 from annotation.services.assignments import assignment_claim_next
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.planned_blocks import CLAIMS_AT_ONCE, PLANNED
 from annotation.services.projects import membership_add
 from annotation.services.skips import assignment_skip
@@ -45,7 +45,7 @@ def plan_both(settings, *, extra: int = 0):
             newcomer = make_user(f"{slug}-extra{n}")
             membership_add(project=world.project, user=newcomer, role=Membership.Role.ANNOTATOR, code=f"X{n}")
             world.people.append(newcomer)
-        assert assignment_plan_cross_answers(project=world.project, seed=SEED).created == SLOTS
+        assert judging_plan(project=world.project, seed=SEED).created == SLOTS
         world.blocks_from = blocks_from  # for a re-plan
         planned.append(world)
     eager, lazy = planned
@@ -181,7 +181,7 @@ def test_a_replan_writes_the_waiting_blocks_first(worlds, settings):
     summaries = []
     for world in (lazy, eager):
         settings.GOTONG_PLAN_BLOCKS_FROM = world.blocks_from
-        summaries.append(assignment_plan_cross_answers(project=world.project, seed=SEED))
+        summaries.append(judging_plan(project=world.project, seed=SEED))
 
     assert summaries[0] == summaries[1]
     assert summaries[0].moved == 18  # the leaver's open work
@@ -252,7 +252,7 @@ def test_judges_claiming_at_once_while_blocks_wait_never_share_a_unit(settings):
     settings.GOTONG_PLAN_BLOCKS_FROM = 1
     settings.GOTONG_PLAN_BLOCK_SLOTS = 3
     world = make_world(slug="race-blocks", items_per_author=6)
-    assignment_plan_cross_answers(project=world.project, seed=SEED)
+    judging_plan(project=world.project, seed=SEED)
     # Two tabs per judge, all eight claiming at the same moment, four rounds.
     claimers = [judge for judge in world.people for _ in range(2)]
     claimed = []
@@ -298,7 +298,7 @@ def test_next_costs_its_usual_queries_while_blocks_wait_and_a_few_more_once_a_bl
     settings.GOTONG_PLAN_BLOCKS_FROM = 1
     settings.GOTONG_PLAN_BLOCK_SLOTS = 60  # 20 items: the judge gets 14 or 15 of them, one block is enough
     world = make_world(slug="q-blocks", items_per_author=6)
-    assignment_plan_cross_answers(project=world.project, seed=SEED)
+    judging_plan(project=world.project, seed=SEED)
     judge = world.people[0]
     client, base = client_for(judge), f"/api/projects/{world.project.slug}/answers"
     first_block = PlannedBlock.objects.get(project=world.project, first_position=0)

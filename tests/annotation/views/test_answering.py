@@ -8,7 +8,7 @@ from django.db.models import Model
 from django.urls import reverse
 
 from annotation.models import Assignment, Judgment
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from annotation.task_types.csqa.judging import AnswerQuestion
 from qc.models import GoldDecision
@@ -31,7 +31,7 @@ def world():
 
 @pytest.fixture
 def planned(world):
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     return world
 
 
@@ -378,7 +378,7 @@ def test_answer_pages_of_another_project_are_404(planned, client):
     from tests.crossanswer_world import make_world as other_world
 
     other = other_world(slug="other")
-    assignment_plan_cross_answers(project=other.project)
+    judging_plan(project=other.project)
     theirs = Assignment.objects.filter(project=other.project, kind="answer").first()
     client.force_login(planned.people[0])
     before = snapshot()

@@ -13,7 +13,7 @@ from annotation.errors import InvalidInput
 from annotation.guidelines import guidelines_pick
 from annotation.models import Assignment, Project
 from annotation.services.assignments import assignment_plan_authoring
-from annotation.services.judging import assignment_plan_cross_answers
+from annotation.services.judging import judging_plan
 from annotation.services.projects import project_update
 from qc.services import review_request_revision
 from tests.annotation.views.helpers import first_assignment, submitted_item
@@ -58,7 +58,7 @@ def judging_world(db):
         judging_guidelines="Judging rules: answer as most people would.",
         guidelines_translations={"id": {"judging": "Aturan menjawab: seperti kebanyakan orang."}},
     )
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     return world
 
 
@@ -209,7 +209,7 @@ def test_the_judging_link_counts_open_assignments_in_constant_queries(judging_wo
 
     for k in range(6):
         make_item(world.project, world.people[1], concept=f"baru{k}", question=f"Apa yang baru {k}?")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     more_html, many = nav_page(client, world)
 
     assert '<a href="/p/gl/judge/" id="nav-judge">' in html

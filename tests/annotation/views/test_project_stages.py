@@ -12,7 +12,7 @@ from django.urls import reverse
 from annotation.models import Assignment, Item
 from annotation.selectors import author_progress
 from annotation.services.assignments import assignment_plan_authoring
-from annotation.services.judging import assignment_plan_cross_answers, judging_plan
+from annotation.services.judging import judging_plan
 from annotation.services.projects import membership_add
 from qc.services import review_request_revision
 from tests.annotation.task_types.cultural_prompt.world import make_kalahi_project
@@ -51,7 +51,7 @@ def test_the_admin_is_told_how_many_approved_items_wait_for_judging_and_where_to
 
 def test_once_planned_an_annotator_sees_their_judging_count_and_the_admin_sees_none_waiting(client):
     world = make_world(slug="xa")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     w1 = world.people[0]
     open_for_w1 = Assignment.objects.filter(user=w1, kind="answer", status__in=("pending", "active")).count()
 
@@ -66,7 +66,7 @@ def test_once_planned_an_annotator_sees_their_judging_count_and_the_admin_sees_n
 
 def test_the_home_page_says_what_waits_in_each_project(client):
     world = make_world(slug="xa")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     w1 = world.people[0]
     screened, _ = make_project(slug="scr", annotators=1)
     screened.screening_required = True
@@ -102,7 +102,7 @@ def test_the_home_page_reads_a_fixed_number_of_queries_whatever_the_number_of_pr
 
 def test_the_last_judgment_says_the_queue_is_finished_not_here_is_the_next(client):
     world = make_world(slug="xa")
-    assignment_plan_cross_answers(project=world.project)
+    judging_plan(project=world.project)
     w1 = world.people[0]
     client.force_login(w1)
     pages = []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from evaluation import templating
 from evaluation.task_types.csqa.generation.batching import Batch
 
@@ -43,7 +41,3 @@ def messages(batch: Batch, *, language: str, template: str = DEFAULT_TEMPLATE) -
 
 def validate_template(template: str) -> None:
     templating.validate_template(template, allowed=FIELDS, required=REQUIRED_FIELDS)
-
-
-def batches_prompts(batches: Sequence[Batch], *, language: str, template: str = DEFAULT_TEMPLATE) -> list[str]:
-    return [render_prompt(b, language=language, template=template) for b in batches]
