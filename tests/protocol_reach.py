@@ -19,6 +19,7 @@ from tests.annotation.task_types.sentence_completion.world import authored_world
 from tests.crossanswer_world import answered_world
 from tests.factories import UserFactory
 from tests.nli_world import make_nli_project
+from tests.tutorial_task_type.world import make_world as make_sentiment_world
 
 PROJECT_PREFIX = "p/<slug:slug>/"
 ROLES = ["admin", "reviewer", "annotator"]
@@ -101,11 +102,17 @@ def _arabculture() -> tuple[str, dict]:
     }
 
 
-# Task type -> a builder returning (project slug, role -> user).
+def _sentiment() -> tuple[str, dict]:
+    world = make_sentiment_world(slug="senti")
+    return "senti", {"admin": world.admin, "reviewer": world.reviewer, "annotator": world.annotators[0]}
+
+
+# Task type -> a builder returning (project slug, role -> user): every registered task type has one.
 WORLDS: dict[str, Callable[[], tuple[str, dict]]] = {
     "csqa": _csqa,
     "nli": _nli,
     "cultural_prompt": _kalahi,
     "preference": _preference,
     "sentence_completion": _arabculture,
+    "sentiment": _sentiment,
 }

@@ -5,9 +5,12 @@ from annotation.task_types.base import (
     TaskType,
     autodiscover,
     get_task_type,
+    missing_hooks,
     project_settings,
     register,
+    registered,
     registered_task_types,
+    required_hooks,
     task_type_choices,
 )
 
@@ -16,8 +19,11 @@ __all__ = [
     "TaskType",
     "autodiscover",
     "get_task_type",
+    "missing_hooks",
     "project_settings",
     "register",
+    "registered",
     "registered_task_types",
+    "required_hooks",
     "task_type_choices",
 ]

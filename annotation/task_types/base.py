@@ -1,9 +1,15 @@
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+import importlib
+import pkgutil
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from pathlib import Path
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
+from django.conf import settings as django_settings
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext, pgettext_lazy
 
 from annotation.errors import InvalidInput
@@ -438,8 +444,37 @@ class DataCardStats:
     task: Any  # what task_type.export_stats() returned, after add(record) for every record (or None)
 
 
+# ---------------------------------------------------------------------------------------------------
+# Which hooks a task type must give. Every other hook has a default that fits a protocol which does not
+# need it; docs/tutorial/task-type.md lists both, and a test keeps that list equal to these marks.
+# ---------------------------------------------------------------------------------------------------
+
+_Hook = TypeVar("_Hook", bound=Callable[..., Any])
+
+
+def required(hook: _Hook) -> _Hook:
+    """Mark a hook every task type must give (the base's body only raises NotImplementedError)."""
+    hook.required_with = ""  # type: ignore[attr-defined]
+    return hook
+
+
+def required_with(switch: str) -> Callable[[_Hook], _Hook]:
+    """Mark a hook a task type must give once it turns `switch` on: a class attribute that is true, or a
+    hook that returns something other than None (e.g. `benchmark_item` once `benchmark()` gives a spec)."""
+
+    def mark(hook: _Hook) -> _Hook:
+        hook.required_with = switch  # type: ignore[attr-defined]
+        return hook
+
+    return mark
+
+
 class TaskType:
     """Interface every task type implements. Subclasses are registered by `name`.
+
+    Hooks marked @required (and the attributes declared without a value: name, label, author_template,
+    display_template, gold_policy) have no default; required_hooks() lists them, missing_hooks() checks
+    a task type, and docs/tutorial/task-type.md builds a small task type step by step.
 
     The hooks, by part of the contract (ARCHITECTURE.md "What a task type provides"):
       settings   settings_spec, settings_defaults, settings_clean
@@ -457,10 +492,15 @@ class TaskType:
 
     name: ClassVar[str]
     label: ClassVar[str]
-    # Templates (paths under templates/) for the authoring form and the read-only item view.
+    # Templates (paths under templates/, or under template_dir) for the authoring form and the read-only
+    # item view.
     author_template: ClassVar[str]
     display_template: ClassVar[str]
     answer_template: ClassVar[str] = ""
+    # A folder of the task type's own templates, searched after templates/ (annotation.task_types.loader):
+    # for a task type that lives outside this repository's folders (a plugin package, the tutorial's in
+    # tests/). "": its templates are in templates/annotation/task_types/<name>/.
+    template_dir: ClassVar[str | Path] = ""
     # Optional page template extending "annotation/answer_item.html" to word its blocks (heading, own_item, keys).
     answer_page_template: ClassVar[str] = ""
     # Optional template of the task type's own set-up forms on the project page (admins only, e.g. "add
@@ -523,13 +563,16 @@ class TaskType:
             )
         return cleaned
 
+    @required
     def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
         """Shape raw input (form or API) into the canonical payload, without judging it."""
         raise NotImplementedError
 
+    @required
     def check_payload(self, payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
         raise NotImplementedError
 
+    @required
     def form_class(self) -> type:
         raise NotImplementedError
 
@@ -537,15 +580,19 @@ class TaskType:
         """Initial form values of a unit not written yet, from the author's AnnotatorProfile (or None)."""
         return {}
 
+    @required
     def form_initial(self, payload: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
+    @required
     def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
+    @required
     def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
         raise NotImplementedError
 
+    @required
     def summary(self, payload: dict[str, Any]) -> str:
         raise NotImplementedError
 
@@ -553,6 +600,7 @@ class TaskType:
         """The form annotators answer another's item with, or None when the protocol has no cross-answering."""
         return None
 
+    @required
     def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
         """Validate a judgment of an item (form or API input); raise InvalidInput when it is not valid."""
         raise NotImplementedError
@@ -690,6 +738,7 @@ class TaskType:
         """How the project's approved items are judged, or None when the protocol has no judging."""
         return None
 
+    @required
     def judge_view(self, payload: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
         """What a judge sees of an item: never the author's answer or label. `unit_data` is the item's
         Concept.data (e.g. the premise a hypothesis is judged against)."""
@@ -754,8 +803,10 @@ class TaskType:
         return payload
 
     # --- gold --------------------------------------------------------------------------------------
-    gold_policy: ClassVar[str] = ""
+    # The rule's name and version, stored on every GoldDecision ("csqa_majority_v1").
+    gold_policy: ClassVar[str]
 
+    @required
     def gold_decide(self, case: GoldCase) -> GoldOutcome:
         raise NotImplementedError
 
@@ -806,6 +857,7 @@ class TaskType:
     # gettext_lazy label. Stored values and exports keep the codes; a code not listed is shown as is.
     value_labels: ClassVar[Mapping[str, str]] = {}
 
+    @required
     def agreement_value(self, value: dict[str, Any]) -> Any:
         """The value agreement is computed on (the chosen letter, the label); None if not given."""
         raise NotImplementedError
@@ -823,6 +875,7 @@ class TaskType:
     # Also read the items QC has not approved (ReportRows.unapproved): off by default, it costs a wider read.
     report_reads_unapproved: ClassVar[bool] = False
 
+    @required
     def report_sections(self, rows: Any) -> dict[str, Any]:
         """The task type's report, computed from the core's plain rows (qc.reports), JSON-serialisable."""
         raise NotImplementedError
@@ -834,21 +887,26 @@ class TaskType:
     # core keeps the rows.
     report_columns: ClassVar[bool] = False
 
+    @required_with("report_columns")
     def report_sections_from_columns(self, columns: Any) -> dict[str, Any]:
         raise NotImplementedError
 
     # --- export ------------------------------------------------------------------------------------
     export_fields: ClassVar[tuple[str, ...]] = ()
 
+    @required
     def export_row(self, record: Any) -> dict[str, Any]:
         raise NotImplementedError
 
+    @required
     def export_split(self, record: Any) -> str:
         raise NotImplementedError
 
+    @required
     def parquet_schema(self) -> Any:
         raise NotImplementedError
 
+    @required
     def datacard_text(self, stats: Any) -> str:
         """The data card's body (Markdown) after its title, from DataCardStats; the core writes the YAML
         header (with `datacard_task_categories`), the title "# <project>: gold set" and a closing
@@ -875,14 +933,13 @@ class TaskType:
     def importers(self) -> dict[str, Any]:
         """Format name -> importer (annotation.importing.records.Importer), e.g. {"indonli": ..., "mnli": ...}.
 
-        By default the `IMPORTERS` dict of the task type's `importers` module, when the folder has one.
+        By default the `IMPORTERS` dict of the `importers` module beside the plugin's, when there is one.
         """
-        import importlib
-
+        name = type(self).__module__.rpartition(".")[0] + ".importers"
         try:
-            module = importlib.import_module(f"annotation.task_types.{self.name}.importers")
+            module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            if exc.name != f"annotation.task_types.{self.name}.importers":
+            if exc.name != name:
                 raise
             return {}
         return dict(getattr(module, "IMPORTERS", {}))
@@ -897,6 +954,7 @@ class TaskType:
         """How items become a model task (answers, gold keys, built-in templates); None: no benchmark."""
         return None
 
+    @required_with("benchmark")
     def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
         """One item (with its judgments and gold decision, `record.gold` always filled by the benchmark
         engine when the item has one) as a model task under `gold_key`; None leaves the item out."""
@@ -912,8 +970,26 @@ _REGISTRY: dict[str, TaskType] = {}
 
 
 def register(cls: type[TaskType]) -> type[TaskType]:
+    """Class decorator of a plugin: register one instance of the task type under its `name`."""
     _REGISTRY[cls.name] = cls()
     return cls
+
+
+@contextmanager
+def registered(task_type: TaskType) -> Iterator[TaskType]:
+    """Register `task_type` for the length of a block (a test's own task type), then forget it.
+
+    Pages and services find it like any other; what reads the registry once at start-up (the report
+    API's routes) does not see it: a task type every test should see is listed in the test settings'
+    GOTONG_EXTRA_TASK_TYPES instead.
+    """
+    if task_type.name in _REGISTRY:
+        raise ImproperlyConfigured(f"A task type named {task_type.name!r} is registered already.")
+    _REGISTRY[task_type.name] = task_type
+    try:
+        yield task_type
+    finally:
+        del _REGISTRY[task_type.name]
 
 
 def get_task_type(name: str) -> TaskType:
@@ -929,6 +1005,31 @@ def task_type_choices() -> list[tuple[str, str]]:
 
 def registered_task_types() -> list[TaskType]:
     return [tt for _, tt in sorted(_REGISTRY.items())]
+
+
+def required_hooks() -> dict[str, str]:
+    """Hook -> the switch that makes it required ("": always), for every hook without a default: the
+    attributes TaskType declares without a value and the methods marked @required / @required_with."""
+    hooks = {name: "" for name in TaskType.__annotations__ if name not in vars(TaskType)}
+    for name, value in vars(TaskType).items():
+        if hasattr(value, "required_with"):
+            hooks[name] = value.required_with
+    return hooks
+
+
+def missing_hooks(task_type: TaskType) -> list[str]:
+    """The required hooks `task_type` does not give (its switches read on the instance), in contract order."""
+    cls = type(task_type)
+    missing = []
+    for name, switch in required_hooks().items():
+        if switch:
+            value = getattr(task_type, switch)
+            if not (value() is not None if callable(value) else value):
+                continue
+        given = hasattr(cls, name) if name not in vars(TaskType) else getattr(cls, name) is not getattr(TaskType, name)
+        if not given:
+            missing.append(name)
+    return missing
 
 
 def has_categorical_judgments(task_type: TaskType) -> bool:
@@ -951,16 +1052,16 @@ def project_settings(project: Any) -> dict[str, Any]:
 
 
 def autodiscover() -> None:
-    """Register every task type: each folder `annotation/task_types/<name>/` with a `plugin` module.
+    """Register every task type: each folder `annotation/task_types/<name>/` with a `plugin` module, then
+    each plugin module the deployment lists in settings.GOTONG_EXTRA_TASK_TYPES (a protocol kept outside
+    this folder: the tutorial's, which the test settings list).
 
     Called from AnnotationConfig.ready(), so adding a protocol is adding a folder; nothing in the core
     names one. A folder without `plugin.py` (pure parts still being built) is skipped.
     """
-    import importlib
-    import pkgutil
-    from pathlib import Path
-
     package = Path(__file__).resolve().parent
     for info in sorted(pkgutil.iter_modules([str(package)]), key=lambda m: m.name):
         if info.ispkg and (package / info.name / "plugin.py").exists():
             importlib.import_module(f"annotation.task_types.{info.name}.plugin")
+    for module in getattr(django_settings, "GOTONG_EXTRA_TASK_TYPES", ()):
+        importlib.import_module(module)

@@ -65,14 +65,35 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+
+# Plugin modules of task types kept outside annotation/task_types/ (each registers its task type with
+# @register when imported). Only what is listed here is loaded: none in a deployment; the test settings
+# list the tutorial's (docs/tutorial/task-type.md).
+GOTONG_EXTRA_TASK_TYPES: tuple[str, ...] = ()
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # What django-template-partials sets up (its loader over Django's cached default loaders), with
+            # the folders task types declare (TaskType.template_dir) searched last.
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                                "annotation.task_types.loader.Loader",
+                            ],
+                        )
+                    ],
+                )
+            ],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",

@@ -54,3 +54,7 @@ CELERY_TASK_ALWAYS_EAGER = True
 # the rate-limit tests set their own low rates.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 GOTONG_RATE_LIMITS = {"api_write": "100000/min", "page_write": "100000/min", "autosave": "100000/min"}
+
+# The tutorial's task type (tests/tutorial_task_type/, docs/tutorial/task-type.md): registered in every
+# test run, so the contract tests, the page crawls and the export round trip run over it too.
+GOTONG_EXTRA_TASK_TYPES = ("tests.tutorial_task_type.plugin",)

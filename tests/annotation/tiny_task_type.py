@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from annotation.models import Category, Concept, Item, ItemVersion, Membership
 from annotation.services.projects import membership_add, project_create
-from annotation.task_types import base
+from annotation.task_types import registered
 from annotation.task_types.base import GoldCase, GoldOutcome, JudgingRule, JudgmentInput, TaskType
 
 NAME = "roundstest"
@@ -45,11 +45,8 @@ class RoundsTaskType(TaskType):
 
 @contextmanager
 def rounds_task_type() -> Iterator[None]:
-    base._REGISTRY[NAME] = RoundsTaskType()
-    try:
+    with registered(RoundsTaskType()):
         yield
-    finally:
-        del base._REGISTRY[NAME]
 
 
 def make_rounds_project(*, slug: str, annotators: int, items: int, make_user):

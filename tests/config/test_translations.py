@@ -47,7 +47,8 @@ def fresh_copy(tmp_path_factory) -> Path:
             n for n in names if (Path(directory) == base and n in NOT_COPIED) or n == "__pycache__"
         ],
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test", "PYTHONPATH": str(copy)}
+    # dev settings: the copy has no tests/ folder, whose tutorial task type the test settings load.
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.dev", "PYTHONPATH": str(copy)}
     ignores = [f"--ignore={name}/*" for name in IGNORED]
     command = [sys.executable, "manage.py", "makemessages", *(f"-l{lang}" for lang in LANGUAGES), *ignores]
     subprocess.run(command, cwd=copy, env=env, check=True, capture_output=True, timeout=300)

@@ -10,11 +10,12 @@ What must be equal, per format (the export of the copy against the export of the
 - kalahi (CSV and JSON Lines): every row, every field (the prompt, its parts, best, relevant and
   irrelevant responses); the CSV's neutralising quote is read back.
 - arabculture (JSON Lines): every row, every field (bench/arabculture.py checks the same bytes at scale).
+- sentiment-jsonl (the tutorial's task type, JSON Lines): every row, every field (ids, text, labels, judges).
 - preference-prompts (JSON Lines and CSV): of a project without ratings, every row, every field. Of a rated
   project: id, domain, language, prompt, input and responses; its ratings and pairs are not imported (the
   format brings prompts to be rated), so the copy exports them empty.
 
-id-csqa, indonli and arabculture are JSON layouts: their importers read JSON (Lines) only, so the gold
+id-csqa, indonli, arabculture and sentiment-jsonl are JSON layouts: their importers read JSON (Lines) only, so the gold
 export's JSON Lines file is the one that goes back in (its CSV and Parquet files are for reading).
 
 Formats without a matching gold export:
@@ -53,6 +54,7 @@ ROUND_TRIPS = [
     ("arabculture", "jsonl"),
     ("preference-prompts", "jsonl"),
     ("preference-prompts", "csv"),
+    ("sentiment-jsonl", "jsonl"),
 ]
 NO_GOLD_EXPORT = {"mnli", "indopref"}  # indopref: the pair export, tested below
 

@@ -80,9 +80,9 @@ class Command(BaseCommand):
         # Sorted by task type name, so the projects (and their plans) come out the same on every machine.
         for task_type in registered_task_types():
             demo = task_type.demo()
-            if demo is not None:
+            if demo is not None:  # a task type without a demo (TaskType.demo's default) is left out
                 created = self.load_project(task_type.name, demo, users) or created
-            created = self.load_work(demo, users) or created
+                created = self.load_work(demo, users) or created
         return created
 
     def team(self, password: str) -> tuple[dict, bool]:

@@ -120,6 +120,16 @@ def _csqa(n: int) -> dict[str, Any]:
     return csqa_row(f"q-{n}")
 
 
+def _sentiment(n: int) -> dict[str, Any]:
+    return {
+        "id": f"s-{n}",
+        "text": f"Kalimat nomor {n} cukup menyenangkan.",
+        "author_label": "positive",
+        "judges": ["W1", "W2"],
+        "judge_labels": ["positive", "positive"],
+    }
+
+
 def _arabculture(n: int) -> dict[str, Any]:
     return arabculture_row(sample=f"{n} | Breakfast", k=n)
 
@@ -132,4 +142,5 @@ SAMPLES: dict[str, Sample] = {
     "indonli": Sample("jsonl", _indonli, "hypothesis"),
     "mnli": Sample("jsonl", _mnli, "sentence2"),
     "arabculture": Sample("jsonl", _arabculture, "first_statement"),
+    "sentiment-jsonl": Sample("jsonl", _sentiment, "text"),
 }

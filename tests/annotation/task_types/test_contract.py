@@ -11,7 +11,7 @@ from django.utils.functional import Promise
 
 from annotation.errors import InvalidInput
 from annotation.importing.records import ImportRecord, RowIssue
-from annotation.task_types import registered_task_types
+from annotation.task_types import missing_hooks, registered_task_types
 from annotation.task_types.base import ContractExamples
 from annotation.task_types.memo import GoldMemo
 
@@ -28,6 +28,11 @@ def _examples(task_type):
 @pytest.fixture(params=TASK_TYPES, ids=[tt.name for tt in TASK_TYPES])
 def task_type(request):
     return request.param
+
+
+def test_every_required_hook_is_given(task_type):
+    # required_hooks(): docs/tutorial/task-type.md lists them (tests/tutorial_task_type/test_tutorial_page.py).
+    assert missing_hooks(task_type) == []
 
 
 def test_settings_round_trip_and_unknown_ones_are_refused(task_type):

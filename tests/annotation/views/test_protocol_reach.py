@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import resolve
 
+from annotation.task_types import registered_task_types
 from tests.protocol_reach import ROLES, WORLDS, missing_routes, project_page_routes, required_routes
 
 pytestmark = pytest.mark.django_db
@@ -77,6 +78,10 @@ def test_every_page_a_role_may_open_is_reached_by_links_from_the_project_page(ta
     assert failures == {}
     missing = missing_routes(required_routes(people[role], slug), reached)
     assert missing == set(), f"{task_type} as {role}: no link leads to {sorted(missing)}"
+
+
+def test_every_registered_task_type_is_crawled():
+    assert sorted(WORLDS) == [tt.name for tt in registered_task_types()]
 
 
 def test_the_route_list_comes_from_the_url_configuration():
