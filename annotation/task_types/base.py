@@ -945,9 +945,10 @@ class TaskType:
         return dict(getattr(module, "IMPORTERS", {}))
 
     # --- contract test ---------------------------------------------------------------------------
-    def contract_examples(self) -> ContractExamples | None:
-        """Tiny examples the contract test runs this task type on (None: not given yet, the test skips it)."""
-        return None
+    @required
+    def contract_examples(self) -> ContractExamples:
+        """Tiny examples the contract test (tests/annotation/task_types/test_contract.py) runs this task type on."""
+        raise NotImplementedError
 
     # --- benchmark ---------------------------------------------------------------------------------
     def benchmark(self) -> BenchmarkSpec | None:

@@ -27,6 +27,7 @@ ALWAYS = [
     "export_split",
     "parquet_schema",
     "datacard_text",
+    "contract_examples",
 ]
 
 
