@@ -479,7 +479,7 @@ class TaskType:
     The hooks, by part of the contract (ARCHITECTURE.md "What a task type provides"):
       settings   settings_spec, settings_defaults, settings_clean
       payload    normalize_payload, check_payload, diff, summary, form_class, form_initial, payload_from_form
-      authoring  items_per_unit, unit_clean (Concept.data of the unit an author is given)
+      authoring  items_per_unit, units_parse (Concept.data of the unit an author is given)
       judging    judging_rule, judge_view, answer_form_class, normalize_judgment, judgment_keys
       gold       gold_policy, gold_decide, gold_memo_key
       agreement  agreement_value, agreement_level
@@ -611,15 +611,6 @@ class TaskType:
     items_per_unit: ClassVar[int] = 1
     # Authors per unit for a new project that does not say (Project.authors_per_concept).
     authors_per_unit_default: ClassVar[int] = 2
-
-    def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
-        """Validate a catalog unit's task-type attributes (Concept.data); raise InvalidInput if bad."""
-        if data:
-            raise InvalidInput(
-                gettext("%(label)s units take no attributes.") % {"label": self.label},
-                field_errors={"data": [gettext("Leave empty.")]},
-            )
-        return {}
 
     def unit_payloads_from_form(self, cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:
         """The payloads of one unit's items in slot order (items_per_unit of them) from the author form."""
@@ -876,7 +867,7 @@ class TaskType:
     report_reads_unapproved: ClassVar[bool] = False
 
     @required
-    def report_sections(self, rows: Any) -> dict[str, Any]:
+    def report_sections(self, rows: ReportRows) -> dict[str, Any]:
         """The task type's report, computed from the core's plain rows (qc.reports), JSON-serialisable."""
         raise NotImplementedError
 
@@ -888,18 +879,18 @@ class TaskType:
     report_columns: ClassVar[bool] = False
 
     @required_with("report_columns")
-    def report_sections_from_columns(self, columns: Any) -> dict[str, Any]:
+    def report_sections_from_columns(self, columns: ReportColumns) -> dict[str, Any]:
         raise NotImplementedError
 
     # --- export ------------------------------------------------------------------------------------
     export_fields: ClassVar[tuple[str, ...]] = ()
 
     @required
-    def export_row(self, record: Any) -> dict[str, Any]:
+    def export_row(self, record: ExportRecord) -> dict[str, Any]:
         raise NotImplementedError
 
     @required
-    def export_split(self, record: Any) -> str:
+    def export_split(self, record: ExportRecord) -> str:
         raise NotImplementedError
 
     @required
@@ -907,7 +898,7 @@ class TaskType:
         raise NotImplementedError
 
     @required
-    def datacard_text(self, stats: Any) -> str:
+    def datacard_text(self, stats: DataCardStats) -> str:
         """The data card's body (Markdown) after its title, from DataCardStats; the core writes the YAML
         header (with `datacard_task_categories`), the title "# <project>: gold set" and a closing
         "## Licence" section. End the text with an empty line."""
@@ -919,7 +910,7 @@ class TaskType:
     # the decision saves a join and 100,000 objects per export).
     export_reads_gold: ClassVar[bool] = True
 
-    def export_jsonl(self, record: Any) -> str | None:
+    def export_jsonl(self, record: ExportRecord) -> str | None:
         """Optional fast path: the row as one JSON line, equal to json.dumps(export_row(record),
         ensure_ascii=False); None lets the core encode export_row."""
         return None

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from annotation import limits
 from annotation.task_types.nli.checks import HYPOTHESES_PER_PREMISE
 from annotation.task_types.nli.labels import CODES, LABELS, PHENOMENA
-from annotation.task_types.nli.payload import HYPOTHESIS, field_name
+from annotation.task_types.nli.payload import HYPOTHESIS, field_name, normalize
 
 _TEXT = {"dir": "auto", "autocomplete": "off"}
 _LIMIT = {"max_length": limits.TOO_LONG}
@@ -82,6 +82,16 @@ def author_initial(payloads: list[dict[str, Any]]) -> dict[str, Any]:
         initial[field_name("label", index)] = payload.get("label", "")
         initial[field_name("tags", index)] = list(payload.get("tags") or [])
     return initial
+
+
+def item_initial(payload: dict[str, Any]) -> dict[str, Any]:
+    """The author form's initial data for one hypothesis (a reviewer's edit of one item)."""
+    return author_initial([payload])
+
+
+def item_payload(cleaned_data: dict[str, Any]) -> dict[str, Any]:
+    """The one hypothesis a reviewer's edit form holds (the form's first row)."""
+    return normalize(author_payloads(cleaned_data)[0])
 
 
 def author_payloads(cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:

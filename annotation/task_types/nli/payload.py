@@ -75,8 +75,9 @@ def normalize(data: dict[str, Any]) -> dict[str, Any]:
     return {"hypothesis": hypothesis, "label": label, "tags": sorted(tags, key=TAG_ORDER.__getitem__)}
 
 
-def check(payload: dict[str, Any], *, expert: bool = False) -> PayloadCheck:
-    """One hypothesis on its own: written, labelled, and (expert project) tagged."""
+def check(payload: dict[str, Any], *, concept: str | None = None, expert: bool = False) -> PayloadCheck:
+    """One hypothesis on its own: written, labelled, and (expert project) tagged. `concept` (the premise's
+    name, as TaskType.check_payload gives it) is not read: check_unit checks a hypothesis against its premise."""
     errors: dict[str, list[str]] = {}
     if not payload.get("hypothesis"):
         errors["hypothesis"] = [gettext("Write the hypothesis.")]

@@ -1,5 +1,8 @@
 """The nli task type (IndoNLI, Mahendra et al. 2021): a premise, six hypotheses per writer, validation
-in rounds (2, then +1, then +1) and gold when three labels agree."""
+in rounds (2, then +1, then +1) and gold when three labels agree.
+
+The plugin declares: a hook that is a pure function of the modules beside it is given as a staticmethod;
+a method is written only where it reads the project's settings or combines hooks."""
 
 from __future__ import annotations
 
@@ -9,18 +12,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
-    BenchmarkItem,
     BenchmarkSpec,
     CategoricalItem,
     CategoricalJudgment,
-    ContractExamples,
-    DemoProject,
-    ExportRecord,
-    FieldChange,
     GoldCase,
     GoldOutcome,
     JudgingRule,
-    JudgmentInput,
     PayloadCheck,
     TaskType,
     register,
@@ -32,7 +29,14 @@ from annotation.task_types.nli import export as nli_export
 from annotation.task_types.nli import judging, payload, premises
 from annotation.task_types.nli import reports as nli_reports
 from annotation.task_types.nli.checks import HYPOTHESES_PER_PREMISE
-from annotation.task_types.nli.forms import NliAuthorForm, NliValidationForm, author_initial, author_payloads
+from annotation.task_types.nli.forms import (
+    NliAuthorForm,
+    NliValidationForm,
+    author_initial,
+    author_payloads,
+    item_initial,
+    item_payload,
+)
 from annotation.task_types.nli.labels import CONTRADICTION, ENTAILMENT, LABELS, NEUTRAL, normalize_label
 from annotation.task_types.nli.rounds import ROUND_SIZES
 from annotation.task_types.nli.settings import SETTINGS, fill_validation_default, is_expert
@@ -80,13 +84,6 @@ class NliTaskType(TaskType):
         TEST_EXPERT: pgettext_lazy("nli split", "test (expert)"),
     }
 
-    # --- benchmark: the three labels, a prompt in Indonesian and one in English --------------------
-    def benchmark(self) -> BenchmarkSpec:
-        return nli_benchmark.SPEC
-
-    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
-        return nli_benchmark.benchmark_item(record, gold_key=gold_key)
-
     # --- settings ----------------------------------------------------------------------------------
     def settings_clean(self, data: dict[str, Any]) -> dict[str, Any]:
         return super().settings_clean(fill_validation_default(data) if isinstance(data, dict) else data)
@@ -94,37 +91,27 @@ class NliTaskType(TaskType):
     def review_required(self, settings: dict[str, Any]) -> bool:
         return bool(settings.get("qc_review", True))
 
-    # --- payload -----------------------------------------------------------------------------------
-    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
-        return payload.normalize(data)
-
-    def check_payload(self, payload_: dict[str, Any], *, concept: str | None) -> PayloadCheck:
-        return payload.check(payload_)
+    # --- payload: one hypothesis (payload.py); the author form holds the premise's six (forms.py) ----
+    normalize_payload = staticmethod(payload.normalize)
+    check_payload = staticmethod(payload.check)
+    diff = staticmethod(payload.diff)
+    summary = staticmethod(payload.summary)
+    form_initial = staticmethod(item_initial)
+    payload_from_form = staticmethod(item_payload)
 
     def form_class(self) -> type:
         return NliAuthorForm
 
-    def form_initial(self, payload_: dict[str, Any]) -> dict[str, Any]:
-        return author_initial([payload_])
-
-    def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
-        return self.normalize_payload(author_payloads(cleaned_data)[0])
-
-    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
-        return payload.diff(old, new)
-
-    def summary(self, payload_: dict[str, Any]) -> str:
-        return payload.summary(payload_)
-
-    # --- authoring ---------------------------------------------------------------------------------
-    def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
-        return premises.unit_clean(data)
-
-    def unit_payloads_from_form(self, cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:
-        return author_payloads(cleaned_data)
-
-    def unit_form_initial(self, payloads: list[dict[str, Any]]) -> dict[str, Any]:
-        return author_initial(payloads)
+    # --- authoring: six hypotheses per premise -------------------------------------------------------
+    unit_payloads_from_form = staticmethod(author_payloads)
+    unit_form_initial = staticmethod(author_initial)
+    units_parse = staticmethod(premises.parse_premises)
+    author_summary_template = "annotation/task_types/nli/author_summary.html"
+    units_help = _(
+        "Premises, as CSV with a header text,source,topic,document_id (premise_id optional) or JSON Lines "
+        "with the same keys. source is wiki, news or web; each document gives at most the project's "
+        "premises per document, and a premise has at most its word limit. The sentence size is computed."
+    )
 
     def check_unit(
         self,
@@ -136,21 +123,13 @@ class NliTaskType(TaskType):
     ) -> PayloadCheck:
         return payload.check_unit(payloads, premise=unit_data.get("text", ""), expert=is_expert(settings))
 
-    author_summary_template = "annotation/task_types/nli/author_summary.html"
-
     def author_summary(self, payloads: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
         return {"expert": is_expert(settings), "hypotheses": len(payloads), "tags": payload.tag_spread(payloads)}
 
-    units_help = _(
-        "Premises, as CSV with a header text,source,topic,document_id (premise_id optional) or JSON Lines "
-        "with the same keys. source is wiki, news or web; each document gives at most the project's "
-        "premises per document, and a premise has at most its word limit. The sentence size is computed."
-    )
+    # --- judging: validation in rounds (rounds.py), labels e / n / c (judging.py) ---------------------
+    judge_view = staticmethod(judging.judge_view)
+    normalize_judgment = staticmethod(judging.normalize_judgment)
 
-    def units_parse(self, text: str, fmt: str, *, settings: dict[str, Any], existing: list[Any]) -> Any:
-        return premises.parse_premises(text, fmt, settings=settings, existing=existing)
-
-    # --- judging -----------------------------------------------------------------------------------
     def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
         per_round = tuple(ROUND_SIZES[n] for n in sorted(ROUND_SIZES))
         return JudgingRule(
@@ -164,21 +143,12 @@ class NliTaskType(TaskType):
             noun=pgettext_lazy("judging", "label"),
         )
 
-    def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
-        return judging.judge_view(payload_, unit_data)
-
     def answer_form_class(self) -> type:
         return NliValidationForm
 
-    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
-        return judging.normalize_judgment(data)
-
     # --- gold and agreement ------------------------------------------------------------------------
-    def gold_decide(self, case: GoldCase) -> GoldOutcome:
-        return judging.gold_decide(case)
-
-    def gold_memo_key(self, case: GoldCase) -> tuple:
-        return judging.gold_memo_key(case)
+    gold_decide = staticmethod(judging.gold_decide)
+    gold_memo_key = staticmethod(judging.gold_memo_key)
 
     def categorical_item(
         self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
@@ -207,26 +177,19 @@ class NliTaskType(TaskType):
 
     # --- reports and export (reports.py, export.py, splits.py) --------------------------------------
     report_template = "annotation/task_types/nli/report.html"
+    report_sections = staticmethod(nli_reports.report_sections)
     export_fields = nli_export.EXPORT_FIELDS
+    export_row = staticmethod(nli_export.export_row)
+    export_split = staticmethod(nli_export.export_split)
+    parquet_schema = staticmethod(nli_export.parquet_schema)
+    datacard_text = staticmethod(nli_export.datacard_text)
 
-    def report_sections(self, rows: Any) -> dict[str, Any]:
-        return nli_reports.report_sections(rows)
+    # --- benchmark: the three labels, a prompt in Indonesian and one in English --------------------
+    benchmark_item = staticmethod(nli_benchmark.benchmark_item)
 
-    def export_row(self, record: Any) -> dict[str, Any]:
-        return nli_export.export_row(record)
-
-    def export_split(self, record: Any) -> str:
-        return nli_export.export_split(record)
-
-    def parquet_schema(self) -> Any:
-        return nli_export.parquet_schema()
-
-    def datacard_text(self, stats: Any) -> str:
-        return nli_export.datacard_text(stats)
+    def benchmark(self) -> BenchmarkSpec:
+        return nli_benchmark.SPEC
 
     # --- demo and contract -------------------------------------------------------------------------
-    def demo(self) -> DemoProject:
-        return nli_demo.demo_project()
-
-    def contract_examples(self) -> ContractExamples:
-        return nli_examples.contract_examples()
+    demo = staticmethod(nli_demo.demo_project)
+    contract_examples = staticmethod(nli_examples.contract_examples)

@@ -29,17 +29,6 @@ def slot_name(topic: str, n: int) -> str:
     return gettext("%(topic)s slot %(n)s") % {"topic": topic, "n": n}
 
 
-def unit_clean(data: dict[str, Any]) -> dict[str, Any]:
-    if not data:
-        return {}
-    if data == SLOT:
-        return dict(SLOT)
-    raise InvalidInput(
-        gettext('A sentence-completion unit takes no attributes but {"slot": true}.'),
-        field_errors={"data": [gettext("Leave empty.")]},
-    )
-
-
 def default_units(slots_per_topic: int) -> list[tuple[str, str, dict[str, Any]]]:
     """(topic, unit name, data): each of the paper's topics, its one subtopic, then its writing slots."""
     if isinstance(slots_per_topic, bool) or not isinstance(slots_per_topic, int):

@@ -68,9 +68,6 @@ class CompletionTaskType(TaskType):
     unit_pick_keys = ("topic", "subtopic")
     plan_slot_key = "slot"  # catalog.SLOT
 
-    def unit_clean(self, data: dict[str, Any]) -> dict[str, Any]:
-        return completion_catalog.unit_clean(data)
-
     def unit_pickable(self, data: dict[str, Any]) -> bool:
         return not completion_catalog.is_slot(data)
 

@@ -5,6 +5,7 @@ import pytest
 from annotation.errors import InvalidInput
 from annotation.task_types import get_task_type
 from annotation.task_types.base import GoldCase, JudgmentRow
+from annotation.task_types.nli import premises
 from tests.nli_world import PREMISES, SIX
 
 NLI = get_task_type("nli")
@@ -68,7 +69,7 @@ def test_diff_and_summary():
 
 
 def _unit_check(payloads, *, expert=False):
-    unit = NLI.unit_clean(PREMISES[0])
+    unit = premises.unit_clean(PREMISES[0])
     return NLI.check_unit(
         payloads, concept="wiki-1#1", unit_data=unit, settings=_settings(annotator_type="expert" if expert else "lay")
     )
@@ -106,9 +107,9 @@ def test_unit_warnings_need_a_justification():
 
 
 def test_unit_clean_computes_sentence_size_and_refuses_bad_premises():
-    assert NLI.unit_clean(PREMISES[1]) == {**PREMISES[1], "sentence_size": "double"}
+    assert premises.unit_clean(PREMISES[1]) == {**PREMISES[1], "sentence_size": "double"}
     with pytest.raises(InvalidInput) as exc:
-        NLI.unit_clean({"text": "", "source": "blog", "document_id": ""})
+        premises.unit_clean({"text": "", "source": "blog", "document_id": ""})
     assert exc.value.field_errors == {
         "text": ["The premise text is empty."],
         "source": ["The source genre “blog” is none of wiki, news, web."],
@@ -124,7 +125,7 @@ def test_judging_rule_per_round_and_share():
 
 
 def test_judge_view_shows_premise_and_hypothesis_only():
-    view = NLI.judge_view(SIX[2], unit_data=NLI.unit_clean(PREMISES[0]))
+    view = NLI.judge_view(SIX[2], unit_data=premises.unit_clean(PREMISES[0]))
     assert view == {"premise": PREMISES[0]["text"], "hypothesis": "Kota Sibolga terletak di Pulau Nias."}
 
 
