@@ -10,6 +10,7 @@ import os
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.urls import get_resolver
 from playwright.sync_api import sync_playwright
 
 from tests.conftest import PASSWORD
@@ -50,6 +51,14 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def site_imported():
+    """The URL configuration, and with it every view module (scikit-learn, crowd-kit, openai), imported
+    before the first page: the live server would otherwise import it on its first request, which on a
+    loaded machine took longer (16 s) than a page's timeout, so whichever test ran first failed."""
+    return len(get_resolver().url_patterns)
+
+
 @pytest.fixture
 def csp_violations():
     """What the pages of this test reported against the Content-Security-Policy (a test that provokes
@@ -71,7 +80,7 @@ def _watch(page, violations: list) -> None:
 
 
 @pytest.fixture
-def new_page(chromium, live_server, csp_violations):
+def new_page(chromium, live_server, csp_violations, site_imported):
     """A factory of pages, each in its own browser context (its own cookies: one per person); options go
     to the context (a phone: viewport, has_touch, is_mobile)."""
     contexts = []
