@@ -1,4 +1,4 @@
-"""A small cross-answering project shared by the page, API and browser tests of issue 3.
+"""A small cross-answering project shared by the cross-answering page, API and browser tests.
 
 Four annotators W1..W4 (regions Jawa Barat, Jawa Barat, Bali, Aceh), m = 3, ambiguity threshold 1,
 one approved item written by each: item k by W(k+1), the author's answer A, B, C, D in turn, in

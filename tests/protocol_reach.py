@@ -1,4 +1,4 @@
-"""Issue 26: what both protocol crawls share (the Django client's and the browser's): one world per task
+"""What both protocol crawls share (the Django client's and the browser's): one world per task
 type with an admin, a reviewer and an annotator, the project page routes taken from the URL
 configuration, and the reviewed routes no link needs to lead to."""
 

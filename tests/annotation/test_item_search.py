@@ -1,4 +1,4 @@
-"""Issue 13, item search by text: words beginning so (the word index), or the text anywhere (`inside`),
+"""Item search by text: words beginning so (the word index), or the text anywhere (`inside`),
 on the item's current version, on the page and in the API; the word index is what PostgreSQL uses."""
 
 from __future__ import annotations

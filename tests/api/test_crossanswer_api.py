@@ -1,5 +1,5 @@
 """Cross-answering, reports, exports and imports over the API, and the cross-project permission matrix
-of every endpoint and page of issue 3."""
+of every cross-answering endpoint and page."""
 
 import json
 

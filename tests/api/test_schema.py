@@ -82,7 +82,8 @@ def _operations(paths, prefix=""):
 
 
 def test_schema_is_valid_openapi_3_listing_every_endpoint(schema):
-    # The routes of config.api_urls alone: other routes (issue 3's) may join /api/ without breaking this.
+    # The routes of config.api_urls alone: other routes (the cross-answering API's) may join /api/ without
+    # breaking this.
     own = SchemaGenerator(urlconf="config.api_urls").get_schema(request=None, public=True)
 
     validate_schema(schema)  # raises on anything that isn't OpenAPI 3

@@ -102,7 +102,7 @@ def test_write_review_revise_approve(new_page, transactional_db):
     reviewer.click("#review-next")
     reviewer.wait_for_url(f"**/p/loop/review/{item.pk}/")
     expect(reviewer.locator("#changes")).to_contain_text("Changes since version 1")
-    # Word by word (issue 13): only the changed words are marked.
+    # Word by word: only the changed words are marked.
     expect(reviewer.locator("#changes del")).to_have_text("Kapan")
     expect(reviewer.locator("#changes ins")).to_have_text("Di Bandung, kapan")
     expect(reviewer.locator("#changes .diff-words")).to_have_text(

@@ -1,4 +1,4 @@
-"""Issue 8's browser flow for direct generation (LLM_GEN): an admin registers an endpoint in the page,
+"""The browser flow for direct generation (LLM_GEN): an admin registers an endpoint in the page,
 starts a generation run on the Generate page and watches the progress bar reach 100% without reloading,
 while a real Celery worker calls the test server, which answers with the released id-csqa drafts; a
 reviewer then finds the drafts in the review queue filtered by source and opens one."""

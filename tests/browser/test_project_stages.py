@@ -1,4 +1,4 @@
-"""Issue 26: from an NLI project's page an admin reaches the judging plan, the report and the export by
+"""From an NLI project's page an admin reaches the judging plan, the report and the export by
 clicking only (no typed address after logging in), with no console error and no answer >= 400."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 26: in Chromium, every page of a protocol is reached by clicking from the home page, for each
+"""In Chromium, every page of a protocol is reached by clicking from the home page, for each
 task type as admin, reviewer and annotator.
 
 After logging in, the crawl clicks the project on the home page, then visits breadth first every link of

@@ -1,4 +1,4 @@
-"""Issue 13: a reviewer decides three items in a row without going back to the queue, deciding with the
+"""A reviewer decides three items in a row without going back to the queue, deciding with the
 keys (A approve, X reject, R revise, digits for error types), which stay quiet while typing feedback."""
 
 import re

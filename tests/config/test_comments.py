@@ -1,7 +1,7 @@
 """Comments say why, never which issue or session asked for the code: the tracker's number tells a reader
 nothing the code's reason would not, and it is meaningless once the tracker moves.
 
-Searched: the comments and docstrings of product Python modules (migrations included), and the whole text
+Searched: the comments and docstrings of product and test Python modules (migrations included), and the whole text
 of templates, scripts and style sheets (vendored files excepted).
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
-PRODUCT = ("annotation", "qc", "evaluation", "config", "bench", "scripts", "templates", "static")
+PRODUCT = ("annotation", "qc", "evaluation", "config", "bench", "scripts", "templates", "static", "tests")
 TEXT_SUFFIXES = {".html", ".js", ".css", ".txt"}
 CITATION = re.compile(r"\bissues?\s*#?\s*\d+|\bsession\s+\d+|\bthis\s+stop\b", re.IGNORECASE)
 # Files other branches are restructuring, whose citations they rewrite; remove each entry when that branch

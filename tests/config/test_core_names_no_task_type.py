@@ -22,7 +22,7 @@ ALIAS_COMMANDS = {
     "annotation/management/commands/import_csqa.py",
     "qc/management/commands/csqa_report.py",
 }
-# Hits in files other helpers of issue 7 own, left for them (path -> reason); remove an entry once the
+# Hits in files being cleaned in another change, left for it (path -> reason); remove an entry once the
 # file is clean (the test then fails if the entry is stale, so the list can only shrink).
 PENDING: dict[str, str] = {}
 

@@ -1,4 +1,4 @@
-"""Every import accepts what the matching export writes (issue 26): for each import format, a project of
+"""Every import accepts what the matching export writes: for each import format, a project of
 its task type with gold items (the format's sample file, tests/annotation/importing/samples.py, imported),
 its gold export (qc.exports.gold_export) imported into a new project with the same format, exported
 again: the two exports hold the same rows, field for field, in the same order.

@@ -77,7 +77,7 @@ def test_rows_follow_the_id_csqa_schema(exported_project, tmp_path):
             "W6": ["clear"] * 5,
         },
         "reason": {"W1": "=SUM(A1)", "W3": "", "W4": "", "W5": "", "W6": ""},
-        "language": "id",  # issue 13: every export row names its item's language
+        "language": "id",  # every export row names its item's language
     }
 
 

@@ -81,7 +81,7 @@ def test_set_based_and_per_item_recomputes_save_the_same_rows():
     assert first == per_item == snapshot(project)
     assert sum(per_item_totals.values()) == 39
     assert {v[1] for v in per_item[0].values()} == {"gold", "excluded", "pending"}
-    # A gold decision puts the item in the gold status (issue 13): "judged" is left for no_gold.
+    # A gold decision puts the item in the gold status: "judged" is left for no_gold.
     assert {s for s, _ in per_item[1].values()} == {"gold", "excluded", "approved", "submitted"}
     assert per_item[1][promoted] == (Item.Status.GOLD, "")
     assert per_item[1][items[7].pk] == (Item.Status.SUBMITTED, "")

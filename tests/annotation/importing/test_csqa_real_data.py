@@ -130,7 +130,7 @@ def test_ind_export_gives_back_the_file_row_for_row(tmp_path, monkeypatch):
     gold_export(project=_project("ind"), fmt="jsonl", out_dir=tmp_path)
 
     exported = [json.loads(line) for line in (tmp_path / "test.jsonl").read_text(encoding="utf-8").splitlines()]
-    # Every export row ends with the item's language (issue 13); the rest is the released file's row.
+    # Every export row ends with the item's language; the rest is the released file's row.
     assert {row.pop("language") for row in exported} == {"id"}
     assert exported == rawcsqa.load(path)
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")

@@ -1,4 +1,4 @@
-"""Issue 13: guidelines per project, per kind (writing / judging) and per language; the writer's queue
+"""Guidelines per project, per kind (writing / judging) and per language; the writer's queue
 puts sent-back work first and the project page counts it; the judging queue's link in the navigation
 counts the open assignments in a constant number of queries."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, "each item knows its language": the default and the writer's choice, the item pages' lang/dir,
+"""Each item knows its language: the default and the writer's choice, the item pages' lang/dir,
 imports with a language column, the report's per-language table and every export format's rows."""
 
 from __future__ import annotations

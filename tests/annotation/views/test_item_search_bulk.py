@@ -1,4 +1,4 @@
-"""Issue 13, the item list: search by text, author, category, language, status and source (page and API),
+"""The item list: search by text, author, category, language, status and source (page and API),
 bulk approve and re-assign (all or nothing), and a page whose queries don't grow with the list."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 26: the project page's stage panel (counts and next actions), the home page's list of what waits
+"""The project page's stage panel (counts and next actions), the home page's list of what waits
 for a person, and the queues' last page."""
 
 from __future__ import annotations

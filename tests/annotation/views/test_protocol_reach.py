@@ -1,4 +1,4 @@
-"""Issue 26: every page of a protocol is reached from its project page by links, for each role.
+"""Every page of a protocol is reached from its project page by links, for each role.
 
 The pages to reach come from the URL configuration (get_resolver): every project page route without a
 parameter besides the slug that the role may open (a direct GET answers below 400). Starting from the

@@ -15,7 +15,7 @@ SIZES = {
     "small": {"categories": 2, "concepts_per_category": 3},
     "ten_times": {"categories": 4, "concepts_per_category": 15},
 }
-# 13 + issue 13: the project's languages (the item's language picker), the autosaved draft, the judging
+# 13 + 4: the project's languages (the item's language picker), the autosaved draft, the judging
 # link's count (one tally read).
 AUTHOR_PAGE_QUERIES = 17  # + the project language that gives the item fields their direction
 REVIEW_PAGE_QUERIES = 10  # + the item language shown beside the decision

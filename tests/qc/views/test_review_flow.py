@@ -1,4 +1,4 @@
-"""Issue 13, the review flow: the queue's order is the one its header states, a decision opens the next
+"""The review flow: the queue's order is the one its header states, a decision opens the next
 item of the queue at once, the keys are on the buttons, the diff is word by word and the history shows
 each version once."""
 

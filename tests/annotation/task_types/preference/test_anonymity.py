@@ -1,4 +1,4 @@
-"""IndoPref ratings are anonymous on every path a rater can reach (issue 25, finding 3): every page and API
+"""IndoPref ratings are anonymous on every path a rater can reach: every page and API
 route of the URL configuration, read by a rater and by a rater who also wrote a prompt, names no model,
 endpoint or response id. The routes come from the resolver, so a route added tomorrow is read too; a route
 whose arguments this test cannot fill fails it until it is given an object (or a reviewed reason to skip)."""

@@ -79,7 +79,7 @@ def test_export_gives_back_the_released_layout_and_export_then_import_is_lossles
     _export("arabculture", tmp_path / "out")
 
     exported = _lines(tmp_path / "out" / "test.jsonl")
-    # Every export row ends with the item's language (issue 13); the rest is the released layout.
+    # Every export row ends with the item's language; the rest is the released layout.
     assert [row.pop("language") for row in exported] == ["ar"] * 5
     assert exported == ROWS[:5]
     assert list(exported[0]) == [

@@ -1,4 +1,4 @@
-"""The author picks the item's topic and subtopic from the project's list (issue 12): the page presets the
+"""The author picks the item's topic and subtopic from the project's list: the page presets the
 planned unit, lists only the catalog's subtopics (tagged with their topic), and the page and the API refuse
 a pair not in the list with the same message, saving nothing. The item's unit becomes the pick, and the
 report, the export and the benchmark items read it."""
