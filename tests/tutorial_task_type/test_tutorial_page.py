@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from annotation.task_types import required_hooks
-from annotation.task_types.base import TaskType
+from annotation.task_types.base import hook_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "tutorial" / "task-type.md"
@@ -31,8 +31,8 @@ def _table(heading: str) -> list[list[str]]:
 
 
 def _hooks_of_task_type() -> set[str]:
-    """Every public attribute and method TaskType declares."""
-    return {name for name in [*TaskType.__annotations__, *vars(TaskType)] if not name.startswith("_")}
+    """Every public attribute and method TaskType's parts declare."""
+    return set(hook_parts())
 
 
 def test_the_must_give_table_is_what_the_contract_marks_required():
