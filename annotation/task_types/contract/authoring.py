@@ -8,7 +8,8 @@ from annotation.task_types.contract.marks import required
 from annotation.task_types.records import FieldChange, PayloadCheck, UnitItem
 
 if TYPE_CHECKING:
-    from annotation.models import AnnotatorProfile
+    from annotation.importing.concepts import ParseResult
+    from annotation.models import AnnotatorProfile, Assignment
 
 
 class AuthoringHooks:
@@ -91,7 +92,7 @@ class AuthoringHooks:
         for the same unit (submitted or later; drafts and rejected ones left out)."""
         return {}
 
-    def author_assignment_kwargs(self, assignment: Any) -> dict[str, Any]:
+    def author_assignment_kwargs(self, assignment: Assignment) -> dict[str, Any]:
         """Extra keyword arguments of form_class() from the authoring assignment itself (e.g. the base
         prompt a KALAHI variant request names in its target_item); {} for most task types."""
         return {}
@@ -102,7 +103,7 @@ class AuthoringHooks:
         *,
         unit_items: list[UnitItem],
         current: list[dict[str, Any]],
-        assignment: Any,
+        assignment: Assignment,
     ) -> dict[str, list[str]]:
         """Field errors for a reference to another item of the unit that the unit does not hold (e.g. a
         KALAHI `prompt_id` naming no base prompt of the unit), checked on every save when
@@ -133,7 +134,9 @@ class AuthoringHooks:
     # The catalog import page's description of the task type's own unit file ("" for categories x concepts).
     units_help: ClassVar[str] = ""
 
-    def units_parse(self, text: str, fmt: str, *, settings: dict[str, Any], existing: list[Any]) -> Any | None:
+    def units_parse(
+        self, text: str, fmt: str, *, settings: dict[str, Any], existing: list[tuple[str, str, dict[str, Any]]]
+    ) -> ParseResult | None:
         """Parse a catalog import file into units with their Concept.data, or None for the core's
         categories x concepts format. `existing` holds the project's units as (category, name, data)."""
         return None

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotation.task_types.contract.marks import required
 from annotation.task_types.records import DataCardStats, ExportRecord
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 class ExportHooks:
@@ -27,7 +30,7 @@ class ExportHooks:
         raise NotImplementedError
 
     @required
-    def parquet_schema(self) -> Any:
+    def parquet_schema(self) -> pa.Schema:
         raise NotImplementedError
 
     @required
