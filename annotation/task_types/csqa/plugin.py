@@ -5,18 +5,13 @@ from django.utils.translation import pgettext_lazy
 
 from annotation import adaptive
 from annotation.task_types.base import (
-    BenchmarkItem,
     BenchmarkSpec,
     CategoricalItem,
     CategoricalJudgment,
     DemoProject,
-    ExportRecord,
-    FieldChange,
     GoldCase,
     GoldOutcome,
     JudgingRule,
-    JudgmentInput,
-    PayloadCheck,
     ProjectPage,
     TaskType,
     register,
@@ -70,11 +65,8 @@ class CsqaTaskType(TaskType):
     settings_spec = SETTINGS
     labels = LABELS
 
-    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
-        return csqa_payload.normalize(data)
-
-    def check_payload(self, payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
-        return csqa_payload.check(payload, concept=concept)
+    normalize_payload = staticmethod(csqa_payload.normalize)
+    check_payload = staticmethod(csqa_payload.check)
 
     def form_class(self) -> type:
         return CsqaAuthorForm
@@ -94,14 +86,12 @@ class CsqaTaskType(TaskType):
             }
         )
 
-    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
-        return csqa_payload.diff(old, new)
+    diff = staticmethod(csqa_payload.diff)
 
     def summary(self, payload: dict[str, Any]) -> str:
         return payload.get("question", "")
 
-    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
-        return normalize_answer(data)
+    normalize_judgment = staticmethod(normalize_answer)
 
     # --- judging: m answerers per item, one round; keys 1-5 and A-E pick an option ---------------
     judging_api_shape = "multiple_choice"  # the API's question/choices and answer A-E shapes, as before
@@ -136,19 +126,15 @@ class CsqaTaskType(TaskType):
             item_id=item_id, category=category, question=view["question"], choices=view["choices"], is_own=is_own
         )
 
-    def own_judgment(self, judgment: JudgmentInput | None) -> csqa_judging.OwnAnswer | None:
-        return csqa_judging.own_answer(judgment)
+    own_judgment = staticmethod(csqa_judging.own_answer)
 
     # --- gold --------------------------------------------------------------------------------------
     gold_policy = csqa_gold.POLICY
 
     gold_payload_keys = ("answer",)
 
-    def gold_decide(self, case: GoldCase) -> GoldOutcome:
-        return csqa_gold.gold_decide(case)
-
-    def gold_memo_key(self, case: GoldCase) -> tuple:
-        return csqa_gold.gold_memo_key(case)
+    gold_decide = staticmethod(csqa_gold.gold_decide)
+    gold_memo_key = staticmethod(csqa_gold.gold_memo_key)
 
     # --- agreement ---------------------------------------------------------------------------------
     agreement_level = "nominal"
@@ -174,36 +160,23 @@ class CsqaTaskType(TaskType):
     # --- reports -----------------------------------------------------------------------------------
     report_template = "annotation/task_types/csqa/report.html"
 
-    def report_sections(self, rows: Any) -> dict[str, Any]:
-        return csqa_report.report_sections(rows)
+    report_sections = staticmethod(csqa_report.report_sections)
 
     report_columns = True
 
-    def report_sections_from_columns(self, columns: Any) -> dict[str, Any]:
-        return csqa_report_columns.report_sections_from_columns(columns)
+    report_sections_from_columns = staticmethod(csqa_report_columns.report_sections_from_columns)
 
     # --- export ------------------------------------------------------------------------------------
     export_fields = csqa_export.FIELDS
     datacard_task_categories = ("question-answering", "multiple-choice")
     export_reads_gold = False  # the row recomputes the majority from the answers; the decision is not read
 
-    def export_row(self, record: Any) -> dict[str, Any]:
-        return csqa_export.csqa_row(record)
-
-    def export_jsonl(self, record: Any) -> str:
-        return csqa_export.csqa_jsonl(record)
-
-    def export_split(self, record: Any) -> str:
-        return csqa_export.export_split(record)
-
-    def parquet_schema(self) -> Any:
-        return csqa_export.parquet_schema()
-
-    def export_stats(self) -> csqa_export.CsqaExportStats:
-        return csqa_export.CsqaExportStats()
-
-    def datacard_text(self, stats: Any) -> str:
-        return csqa_export.datacard_text(stats)
+    export_row = staticmethod(csqa_export.csqa_row)
+    export_jsonl = staticmethod(csqa_export.csqa_jsonl)
+    export_split = staticmethod(csqa_export.export_split)
+    parquet_schema = staticmethod(csqa_export.parquet_schema)
+    export_stats = staticmethod(csqa_export.CsqaExportStats)
+    datacard_text = staticmethod(csqa_export.datacard_text)
 
     # --- importers ---------------------------------------------------------------------------------
     def importers(self) -> dict[str, Any]:
@@ -215,8 +188,7 @@ class CsqaTaskType(TaskType):
     def benchmark(self) -> BenchmarkSpec:
         return csqa_benchmark.SPEC
 
-    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
-        return csqa_benchmark.benchmark_item(record, gold_key=gold_key)
+    benchmark_item = staticmethod(csqa_benchmark.benchmark_item)
 
     # --- demo and contract test --------------------------------------------------------------------
     def demo(self) -> DemoProject:

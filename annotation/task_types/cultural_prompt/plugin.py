@@ -11,14 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
-    BenchmarkItem,
     BenchmarkSpec,
     CategoricalItem,
     CategoricalJudgment,
-    ContractExamples,
-    DemoProject,
-    ExportRecord,
-    FieldChange,
     GoldCase,
     GoldOutcome,
     JudgingRule,
@@ -35,7 +30,8 @@ from annotation.task_types.cultural_prompt import examples as cp_examples
 from annotation.task_types.cultural_prompt import export as cp_export
 from annotation.task_types.cultural_prompt import judging, payload
 from annotation.task_types.cultural_prompt import reports as cp_reports
-from annotation.task_types.cultural_prompt.forms import CulturalPromptForm, Mc1Form, form_initial, payload_data
+from annotation.task_types.cultural_prompt.forms import CulturalPromptForm, Mc1Form, payload_data
+from annotation.task_types.cultural_prompt.forms import form_initial as item_initial
 from annotation.task_types.cultural_prompt.settings import SETTINGS
 
 # The focus groups' improvements (the paper's section 3.1) as QC error types, with relevance itself.
@@ -96,8 +92,7 @@ class CulturalPromptTaskType(TaskType):
         return bool(settings.get("qc_review", True))
 
     # --- payload -----------------------------------------------------------------------------------
-    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
-        return payload.normalize(data)
+    normalize_payload = staticmethod(payload.normalize)
 
     def check_payload(self, payload_: dict[str, Any], *, concept: str | None) -> PayloadCheck:
         return payload.check(payload_, unit=concept)
@@ -149,17 +144,13 @@ class CulturalPromptTaskType(TaskType):
 
         on_review(item=item, review=review, error_codes=error_codes)
 
-    def form_initial(self, payload_: dict[str, Any]) -> dict[str, Any]:
-        return form_initial(payload_)
+    form_initial = staticmethod(item_initial)
 
     def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         return self.normalize_payload(payload_data(cleaned_data))
 
-    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
-        return payload.diff(old, new)
-
-    def summary(self, payload_: dict[str, Any]) -> str:
-        return payload.summary(payload_)
+    diff = staticmethod(payload.diff)
+    summary = staticmethod(payload.summary)
 
     # --- judging (MC1 by validators who did not write the prompt) ------------------------------------
     def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
@@ -225,15 +216,11 @@ class CulturalPromptTaskType(TaskType):
     def answer_form_class(self) -> type:
         return Mc1Form
 
-    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
-        return judging.normalize_judgment(data)
+    normalize_judgment = staticmethod(judging.normalize_judgment)
 
     # --- gold and agreement ------------------------------------------------------------------------
-    def gold_decide(self, case: GoldCase) -> GoldOutcome:
-        return judging.gold_decide(case)
-
-    def gold_memo_key(self, case: GoldCase) -> tuple:
-        return judging.gold_memo_key(case)
+    gold_decide = staticmethod(judging.gold_decide)
+    gold_memo_key = staticmethod(judging.gold_memo_key)
 
     def categorical_item(
         self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
@@ -259,34 +246,19 @@ class CulturalPromptTaskType(TaskType):
     export_fields = cp_export.EXPORT_FIELDS
     datacard_task_categories = ("multiple-choice", "text-generation")
 
-    def report_sections(self, rows: Any) -> dict[str, Any]:
-        return cp_reports.report_sections(rows)
-
-    def export_row(self, record: Any) -> dict[str, Any]:
-        return cp_export.export_row(record)
-
-    def export_split(self, record: Any) -> str:
-        return cp_export.export_split(record)
-
-    def parquet_schema(self) -> Any:
-        return cp_export.parquet_schema()
-
-    def datacard_text(self, stats: Any) -> str:
-        return cp_export.datacard_text(stats)
-
-    def export_stats(self) -> Any:
-        return cp_export.Stats()
+    report_sections = staticmethod(cp_reports.report_sections)
+    export_row = staticmethod(cp_export.export_row)
+    export_split = staticmethod(cp_export.export_split)
+    parquet_schema = staticmethod(cp_export.parquet_schema)
+    datacard_text = staticmethod(cp_export.datacard_text)
+    export_stats = staticmethod(cp_export.Stats)
 
     # --- benchmark ---------------------------------------------------------------------------------
     def benchmark(self) -> BenchmarkSpec:
         return cp_benchmark.SPEC
 
-    def benchmark_item(self, record: ExportRecord, *, gold_key: str) -> BenchmarkItem | None:
-        return cp_benchmark.benchmark_item(record, gold_key=gold_key)
+    benchmark_item = staticmethod(cp_benchmark.benchmark_item)
 
     # --- demo and contract -------------------------------------------------------------------------
-    def demo(self) -> DemoProject:
-        return cp_demo.demo_project()
-
-    def contract_examples(self) -> ContractExamples:
-        return cp_examples.contract_examples()
+    demo = staticmethod(cp_demo.demo_project)
+    contract_examples = staticmethod(cp_examples.contract_examples)

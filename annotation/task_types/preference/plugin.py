@@ -10,11 +10,6 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from annotation.task_types.base import (
-    ContractExamples,
-    DemoProject,
-    FieldChange,
-    GoldCase,
-    GoldOutcome,
     JudgingRule,
     JudgmentInput,
     PayloadCheck,
@@ -64,8 +59,7 @@ class PreferenceTaskType(TaskType):
     agreement_level = "ordinal"
 
     # --- payload -----------------------------------------------------------------------------------
-    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
-        return payload.normalize(data)
+    normalize_payload = staticmethod(payload.normalize)
 
     def check_payload(self, payload_: dict[str, Any], *, concept: str | None) -> PayloadCheck:
         return payload.check(payload_)
@@ -79,11 +73,8 @@ class PreferenceTaskType(TaskType):
     def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         return payload.normalize({"prompt": cleaned_data.get("prompt", ""), "input": cleaned_data.get("input", "")})
 
-    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
-        return payload.diff(old, new)
-
-    def summary(self, payload_: dict[str, Any]) -> str:
-        return payload.summary(payload_)
+    diff = staticmethod(payload.diff)
+    summary = staticmethod(payload.summary)
 
     # --- judging -----------------------------------------------------------------------------------
     def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
@@ -136,8 +127,7 @@ class PreferenceTaskType(TaskType):
     def answer_form_class(self) -> type:
         return RatingForm
 
-    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
-        return judging.normalize_judgment(data)
+    normalize_judgment = staticmethod(judging.normalize_judgment)
 
     def complete_judgment(
         self,
@@ -176,11 +166,8 @@ class PreferenceTaskType(TaskType):
         )
 
     # --- gold and agreement ------------------------------------------------------------------------
-    def gold_decide(self, case: GoldCase) -> GoldOutcome:
-        return judging.gold_decide(case)
-
-    def gold_memo_key(self, case: GoldCase) -> tuple:
-        return judging.gold_memo_key(case)
+    gold_decide = staticmethod(judging.gold_decide)
+    gold_memo_key = staticmethod(judging.gold_memo_key)
 
     def agreement_value(self, value: dict[str, Any]) -> Any:
         """The best pick (a response id): the nominal figure the core can compute; the report has the rest."""
@@ -191,8 +178,7 @@ class PreferenceTaskType(TaskType):
     export_fields = preference_export.EXPORT_FIELDS
     datacard_task_categories = ("text-generation", "text-classification")
 
-    def report_sections(self, rows: Any) -> dict[str, Any]:
-        return preference_reports.report_sections(rows)
+    report_sections = staticmethod(preference_reports.report_sections)
 
     def model_ranking(self, rows: Any) -> RankedModels:
         pairs, _ = preference_reports.all_pairs(preference_reports.prompts_from_rows(rows), rows.settings)
@@ -200,21 +186,11 @@ class PreferenceTaskType(TaskType):
         compared = sum(1 for p in pairs if p["chosen_model"] != p["rejected_model"])
         return RankedModels(ranking, compared, preference_ranking.RESAMPLES)
 
-    def export_row(self, record: Any) -> dict[str, Any]:
-        return preference_export.export_row(record)
-
-    def export_split(self, record: Any) -> str:
-        return preference_export.export_split(record)
-
-    def parquet_schema(self) -> Any:
-        return preference_export.parquet_schema()
-
-    def datacard_text(self, stats: Any) -> str:
-        return preference_export.datacard_text(stats)
+    export_row = staticmethod(preference_export.export_row)
+    export_split = staticmethod(preference_export.export_split)
+    parquet_schema = staticmethod(preference_export.parquet_schema)
+    datacard_text = staticmethod(preference_export.datacard_text)
 
     # --- demo and contract -------------------------------------------------------------------------
-    def demo(self) -> DemoProject:
-        return preference_demo.demo_project()
-
-    def contract_examples(self) -> ContractExamples:
-        return preference_examples.contract_examples()
+    demo = staticmethod(preference_demo.demo_project)
+    contract_examples = staticmethod(preference_examples.contract_examples)

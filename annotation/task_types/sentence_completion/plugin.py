@@ -8,9 +8,7 @@ from annotation.task_types.base import (
     BenchmarkSpec,
     CategoricalItem,
     CategoricalJudgment,
-    DemoProject,
     ExportRecord,
-    FieldChange,
     GoldCase,
     GoldOutcome,
     JudgeItem,
@@ -72,8 +70,7 @@ class CompletionTaskType(TaskType):
         return not completion_catalog.is_slot(data)
 
     # --- payload -----------------------------------------------------------------------------------
-    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
-        return completion_payload.normalize(data)
+    normalize_payload = staticmethod(completion_payload.normalize)
 
     def check_payload(self, payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
         return completion_payload.check(payload)
@@ -124,8 +121,7 @@ class CompletionTaskType(TaskType):
             }
         )
 
-    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
-        return completion_payload.diff(old, new)
+    diff = staticmethod(completion_payload.diff)
 
     def summary(self, payload: dict[str, Any]) -> str:
         return payload.get("premise", "")
@@ -196,23 +192,18 @@ class CompletionTaskType(TaskType):
     ) -> JudgmentInput:
         return completion_judging.complete_judgment(judgment, item_id=item_id, seed=seed)
 
-    def own_judgment(self, judgment: JudgmentInput | None) -> JudgmentInput | None:
-        return completion_judging.own_judgment(judgment)
+    own_judgment = staticmethod(completion_judging.own_judgment)
 
     def answer_form_class(self) -> type:
         return completion_judging.PeerAnswerForm
 
-    def normalize_judgment(self, data: dict[str, Any]) -> JudgmentInput:
-        return completion_judging.normalize_judgment(data)
+    normalize_judgment = staticmethod(completion_judging.normalize_judgment)
 
     # --- gold --------------------------------------------------------------------------------------
     gold_policy = completion_gold.POLICY
 
-    def gold_decide(self, case: GoldCase) -> GoldOutcome:
-        return completion_gold.gold_decide(case)
-
-    def gold_memo_key(self, case: GoldCase) -> Any:
-        return completion_gold.gold_memo_key(case)
+    gold_decide = staticmethod(completion_gold.gold_decide)
+    gold_memo_key = staticmethod(completion_gold.gold_memo_key)
 
     # --- agreement ---------------------------------------------------------------------------------
     agreement_level = "nominal"
@@ -242,27 +233,20 @@ class CompletionTaskType(TaskType):
     report_template = "annotation/task_types/sentence_completion/report.html"
     report_reads_unapproved = True  # "rejected at stage 1" needs the items QC turned down
 
-    def report_sections(self, rows: Any) -> dict[str, Any]:
-        return completion_report.report_sections(rows)
+    report_sections = staticmethod(completion_report.report_sections)
 
     # --- export ------------------------------------------------------------------------------------
     export_fields = completion_export.FIELDS
     datacard_task_categories = ("multiple-choice", "text-generation")
 
-    def export_row(self, record: Any) -> dict[str, Any]:
-        return completion_export.export_row(record)
+    export_row = staticmethod(completion_export.export_row)
 
     def export_split(self, record: Any) -> str:
         return completion_export.SPLIT
 
-    def parquet_schema(self) -> Any:
-        return completion_export.parquet_schema()
-
-    def export_stats(self) -> completion_export.CompletionExportStats:
-        return completion_export.CompletionExportStats()
-
-    def datacard_text(self, stats: Any) -> str:
-        return completion_export.datacard_text(stats)
+    parquet_schema = staticmethod(completion_export.parquet_schema)
+    export_stats = staticmethod(completion_export.CompletionExportStats)
+    datacard_text = staticmethod(completion_export.datacard_text)
 
     # --- benchmark ---------------------------------------------------------------------------------
     def benchmark(self) -> BenchmarkSpec:
@@ -276,8 +260,7 @@ class CompletionTaskType(TaskType):
         return benchmark_item(record, gold_key=gold_key)
 
     # --- demo and contract test --------------------------------------------------------------------
-    def demo(self) -> DemoProject:
-        return completion_demo.demo_project()
+    demo = staticmethod(completion_demo.demo_project)
 
     def contract_examples(self) -> Any:
         from annotation.task_types.sentence_completion.examples import contract_examples

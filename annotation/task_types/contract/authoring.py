@@ -1,0 +1,154 @@
+"""The authoring part of the task-type contract: the payload an author writes, its form and its checks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from annotation.task_types.contract.marks import required
+from annotation.task_types.records import FieldChange, PayloadCheck, UnitItem
+
+if TYPE_CHECKING:
+    from annotation.importing.concepts import ParseResult
+    from annotation.models import AnnotatorProfile, Assignment
+
+
+class AuthoringHooks:
+    """Authoring: the payload an author writes for a catalog unit (its canonical shape, its checks, its
+    history and its one-line summary), the author form and its templates, the units of the catalog and
+    whether QC reviews what is submitted.
+
+    A task type must give: `author_template`, `display_template`, `normalize_payload`, `check_payload`,
+    `form_class`, `form_initial`, `payload_from_form`, `diff`, `summary`. The rest defaults to one item
+    per unit, written for the planned unit, reviewed by QC.
+    """
+
+    # Templates (paths under templates/, or under template_dir) for the authoring form and the read-only
+    # item view.
+    author_template: ClassVar[str]
+    display_template: ClassVar[str]
+
+    @required
+    def normalize_payload(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Shape raw input (form or API) into the canonical payload, without judging it."""
+        raise NotImplementedError
+
+    @required
+    def check_payload(self, payload: dict[str, Any], *, concept: str | None) -> PayloadCheck:
+        raise NotImplementedError
+
+    @required
+    def form_class(self) -> type:
+        raise NotImplementedError
+
+    def author_form_defaults(self, *, profile: AnnotatorProfile | None) -> dict[str, Any]:
+        """Initial form values of a unit not written yet, from the author's AnnotatorProfile (or None)."""
+        return {}
+
+    @required
+    def form_initial(self, payload: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @required
+    def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @required
+    def diff(self, old: dict[str, Any] | None, new: dict[str, Any]) -> list[FieldChange]:
+        raise NotImplementedError
+
+    @required
+    def summary(self, payload: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    # Items an author writes per unit (one authoring assignment): one question, or six hypotheses per
+    # premise (Item.slot 0..5).
+    items_per_unit: ClassVar[int] = 1
+    # Authors per unit for a new project that does not say (Project.authors_per_concept).
+    authors_per_unit_default: ClassVar[int] = 2
+
+    def unit_payloads_from_form(self, cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:
+        """The payloads of one unit's items in slot order (items_per_unit of them) from the author form."""
+        return [self.payload_from_form(cleaned_data)]
+
+    # The author picks the item's category and concept from the project's catalog: the payload keys that
+    # name them (ArabCulture: ("topic", "subtopic")). The item's concept becomes the pick (reports,
+    # export and benchmarks read it); a payload naming neither keeps the planned unit. None: always the
+    # planned unit. The author form then takes `catalog` ({category: [concept, ...]}).
+    unit_pick_keys: ClassVar[tuple[str, str] | None] = None
+
+    def unit_pickable(self, data: dict[str, Any]) -> bool:
+        """Whether an author may pick this catalog unit (Concept.data); a writing slot of the plan is not."""
+        return True
+
+    # A Concept.data key marking writing slots: when a project has units with it true, the authoring plan
+    # deals out only those (one item each, balanced per category) and the author picks the item's unit.
+    plan_slot_key: ClassVar[str] = ""
+
+    # The author form is given the unit's other items (author_form_kwargs); off: no query for them.
+    author_sees_unit_items: ClassVar[bool] = False
+
+    def author_form_kwargs(self, unit_items: list[UnitItem]) -> dict[str, Any]:
+        """Extra keyword arguments of form_class() on the authoring page, from the other items written
+        for the same unit (submitted or later; drafts and rejected ones left out)."""
+        return {}
+
+    def author_assignment_kwargs(self, assignment: Assignment) -> dict[str, Any]:
+        """Extra keyword arguments of form_class() from the authoring assignment itself (e.g. the base
+        prompt a KALAHI variant request names in its target_item); {} for most task types."""
+        return {}
+
+    def unit_reference_errors(
+        self,
+        payloads: list[dict[str, Any]],
+        *,
+        unit_items: list[UnitItem],
+        current: list[dict[str, Any]],
+        assignment: Assignment,
+    ) -> dict[str, list[str]]:
+        """Field errors for a reference to another item of the unit that the unit does not hold (e.g. a
+        KALAHI `prompt_id` naming no base prompt of the unit), checked on every save when
+        author_sees_unit_items; `current` holds the unit's saved payloads (what they name stays valid)."""
+        return {}
+
+    def item_reviewed(self, *, item: Any, review: Any, error_codes: list[str]) -> None:
+        """Called inside a QC decision's transaction once the item has its new status (e.g. KALAHI asks
+        for a variant of a base prompt approved after an "add a situation variant" request)."""
+        return None
+
+    def unit_form_initial(self, payloads: list[dict[str, Any]]) -> dict[str, Any]:
+        """The author form's initial data from the unit's current payloads (slot order; {} for a new one)."""
+        return self.form_initial(payloads[0]) if payloads else {}
+
+    def check_unit(
+        self,
+        payloads: list[dict[str, Any]],
+        *,
+        concept: str | None,
+        unit_data: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> PayloadCheck:
+        """Checks over all of a unit's items at once (e.g. two hypotheses per label, all distinct), keyed
+        by form field."""
+        return self.check_payload(payloads[0], concept=concept)
+
+    # The catalog import page's description of the task type's own unit file ("" for categories x concepts).
+    units_help: ClassVar[str] = ""
+
+    def units_parse(
+        self, text: str, fmt: str, *, settings: dict[str, Any], existing: list[tuple[str, str, dict[str, Any]]]
+    ) -> ParseResult | None:
+        """Parse a catalog import file into units with their Concept.data, or None for the core's
+        categories x concepts format. `existing` holds the project's units as (category, name, data)."""
+        return None
+
+    # Template (under templates/) of a panel beside the author form summarising the author's own items
+    # (e.g. how their phenomenon tags are spread); "" for none. Its context is `author_summary(...)`.
+    author_summary_template: ClassVar[str] = ""
+
+    def author_summary(self, payloads: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
+        """What the author-summary panel shows, from the current payloads of the author's items."""
+        return {}
+
+    def review_required(self, settings: dict[str, Any]) -> bool:
+        """Whether submitted items wait for QC review; when False, a submitted item is approved at once."""
+        return True
