@@ -173,6 +173,10 @@ class PreferenceTaskType(TaskType):
         """The best pick (a response id): the nominal figure the core can compute; the report has the rest."""
         return (value or {}).get("best")
 
+    def known_answer_choices(self, payload_: dict[str, Any]) -> tuple[str, ...]:
+        """A check of a prompt expects the best pick: one of its response ids."""
+        return payload.best_choices(payload_)
+
     # --- reports and export ------------------------------------------------------------------------
     report_template = "annotation/task_types/preference/report.html"
     export_fields = preference_export.EXPORT_FIELDS
