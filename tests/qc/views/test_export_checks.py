@@ -44,6 +44,11 @@ def media(settings, tmp_path):
 
 @pytest.fixture
 def project():
+    return checks_world()
+
+
+def checks_world():
+    """Project "ka" (csqa): two approved items with their judgments, one check (CHECK_ROW) and a reviewer."""
     project, people = make_project(slug="ka", annotators=3)
     for n in range(2):
         item = make_item(project, people[0], question=f"Pertanyaan {n}", answer="B", external_id=f"q{n}")
