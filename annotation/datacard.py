@@ -53,7 +53,7 @@ def aggregation_section(fit: Any) -> str:
 
 def ranking_section(ranking: dict[str, Any], *, file_name: str = "") -> str:
     """The card's section on the ranking of the models behind the responses: a Bradley-Terry fit over
-    the preference pairs (`ranking`: qc.reports.model_ranking.ranking_json), each model's score with its
+    pairwise comparisons (`ranking`: qc.reports.model_ranking.ranking_json), each model's score with its
     95% bootstrap interval. Ends with an empty line."""
     interval = round(ranking["interval"] * 100)
     rows = [
@@ -68,14 +68,15 @@ def ranking_section(ranking: dict[str, Any], *, file_name: str = "") -> str:
         for row in ranking["models"]
     ]
     beside = f" The same figures are in `{file_name}`." if file_name else ""
+    fitted = ranking["fitted_at"][:16].replace("T", " ")  # ISO 8601 in UTC, to the minute
     return "\n".join(
         [
             "## Model ranking",
             "",
-            f"The models behind the responses, ranked by a Bradley-Terry fit over {ranking['pairs']} preference "
-            f"pairs between responses of different models, fitted on {ranking['fitted_at'][:16].replace('T', ' ')} "
-            f"UTC. A model's score is its strength (the scores sum to 1; a model beats another with probability "
-            f"score / (score + other's score)); its {interval}% interval is a percentile bootstrap over prompts "
+            f"The models behind the responses, ranked by a Bradley-Terry fit over {ranking['pairs']} "
+            f"pairwise preferences between responses of different models, fitted on {fitted} UTC. A model's score "
+            "is its strength (the scores sum to 1; a model beats another with probability score / (score + other's "
+            f"score)); its {interval}% interval is a percentile bootstrap over items "
             f"({ranking['resamples']} resamples).{beside}",
             "",
             table(["rank", "model", "score", f"{interval}% interval", "pairs", "wins"], rows),

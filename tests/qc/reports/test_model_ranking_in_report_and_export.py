@@ -132,10 +132,10 @@ def test_the_gold_export_writes_ranking_json_and_the_data_cards_section(tmp_path
     assert section.splitlines() == [
         "## Model ranking",
         "",
-        "The models behind the responses, ranked by a Bradley-Terry fit over 12 preference pairs between "
+        "The models behind the responses, ranked by a Bradley-Terry fit over 12 pairwise preferences between "
         "responses of different models, fitted on 2026-03-01 09:30 UTC. A model's score is its strength (the "
         "scores sum to 1; a model beats another with probability score / (score + other's score)); its 95% "
-        "interval is a percentile bootstrap over prompts (200 resamples). The same figures are in `ranking.json`.",
+        "interval is a percentile bootstrap over items (200 resamples). The same figures are in `ranking.json`.",
         "",
         "| rank | model | score | 95% interval | pairs | wins |",
         "|---|---|---|---|---|---|",
