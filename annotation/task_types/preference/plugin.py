@@ -173,9 +173,8 @@ class PreferenceTaskType(TaskType):
         """The best pick (a response id): the nominal figure the core can compute; the report has the rest."""
         return (value or {}).get("best")
 
-    def known_answer_choices(self, payload_: dict[str, Any]) -> tuple[str, ...]:
-        """A check of a prompt expects the best pick: one of its response ids."""
-        return payload.best_choices(payload_)
+    # A check of a prompt expects the best pick: one of its response ids.
+    known_answer_choices = staticmethod(payload.best_choices)
 
     # --- reports and export ------------------------------------------------------------------------
     report_template = "annotation/task_types/preference/report.html"
