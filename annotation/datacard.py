@@ -49,3 +49,37 @@ def aggregation_section(fit: Any) -> str:
             "",
         ]
     )
+
+
+def ranking_section(ranking: dict[str, Any], *, file_name: str = "") -> str:
+    """The card's section on the ranking of the models behind the responses: a Bradley-Terry fit over
+    pairwise comparisons (`ranking`: qc.reports.model_ranking.ranking_json), each model's score with its
+    95% bootstrap interval. Ends with an empty line."""
+    interval = round(ranking["interval"] * 100)
+    rows = [
+        [
+            str(row["rank"]),
+            row["model"] or "(no model named)",
+            fmt_figure(row["score"]),
+            "n/a" if row["low"] is None or row["high"] is None else f"{row['low']:.4f} to {row['high']:.4f}",
+            str(row["pairs"]),
+            str(row["wins"]),
+        ]
+        for row in ranking["models"]
+    ]
+    beside = f" The same figures are in `{file_name}`." if file_name else ""
+    fitted = ranking["fitted_at"][:16].replace("T", " ")  # ISO 8601 in UTC, to the minute
+    return "\n".join(
+        [
+            "## Model ranking",
+            "",
+            f"The models behind the responses, ranked by a Bradley-Terry fit over {ranking['pairs']} "
+            f"pairwise preferences between responses of different models, fitted on {fitted} UTC. A model's score "
+            "is its strength (the scores sum to 1; a model beats another with probability score / (score + other's "
+            f"score)); its {interval}% interval is a percentile bootstrap over items "
+            f"({ranking['resamples']} resamples).{beside}",
+            "",
+            table(["rank", "model", "score", f"{interval}% interval", "pairs", "wins"], rows),
+            "",
+        ]
+    )

@@ -168,6 +168,8 @@ class ExportRun(BackgroundRun):
         JSONL = "jsonl", _("JSON Lines")
         CSV = "csv", "CSV"
         PARQUET = "parquet", "Parquet"
+        # Not the gold set: the known-answer checks with their answers (qc.exports.checks).
+        CHECKS = "checks", _("Known-answer checks (JSON Lines)")
 
     project = models.ForeignKey("annotation.Project", on_delete=models.CASCADE, related_name="export_runs")
     format = models.CharField(max_length=10, choices=Format.choices)

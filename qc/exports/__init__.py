@@ -8,6 +8,9 @@ through export_stats). In an export, an item without an external id is named "<s
 
 Memory: items are read with a server-side cursor in chunks, judgments are fetched per chunk, every row
 is written as soon as it is built; the data card's figures are gathered on the way.
+
+Beside the splits: where the project's models are ranked (annotation.aggregation.ranking), its last ranking
+as `ranking.json` (the report's `model_ranking` object, qc.reports.model_ranking) and in the data card.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
+from annotation.aggregation.ranking import last_model_ranking, ranking_applies
 from annotation.aggregation.store import aggregation_applies, last_fit, posteriors_between
 from annotation.annotators import annotator_ranks, project_annotators
 from annotation.batching import batched, fewer_gc_passes
@@ -31,6 +35,7 @@ from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import ExportRecord, GoldInfo, ItemRecord, JudgmentRecord
 from qc.exports.formats import neutralise_csv_cell, open_writer
+from qc.reports.model_ranking import ranking_json
 
 __all__ = [
     "EXPORTED",
@@ -44,6 +49,8 @@ __all__ = [
 
 FORMATS = ("jsonl", "csv", "parquet")
 EXPORTED = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD)
+RANKING = "ranking"
+RANKING_FILE = "ranking.json"
 
 
 def _decode(memo: dict[str | None, dict[str, Any]], text: str | None) -> dict[str, Any]:
@@ -202,9 +209,11 @@ def gold_rows(*, project: Project, chunk_size: int = 2000) -> Iterator[tuple[str
 @dataclass(frozen=True)
 class ExportResult:
     out_dir: Path
-    files: dict[str, str]
-    counts: dict[str, int]
+    files: dict[str, str]  # split -> file name
+    counts: dict[str, int]  # split -> rows
     readme: str
+    # Files beside the splits that are no split (what -> file name), e.g. {"ranking": "ranking.json"}.
+    extra: dict[str, str] = field(default_factory=dict)
 
     @property
     def items(self) -> int:
@@ -272,8 +281,29 @@ def gold_export(
     for split in writers:
         os.replace(_temporary(out, split, fmt), out / f"{split}.{fmt}")
         files[split] = f"{split}.{fmt}"
-    card = data_card(project=project, fmt=fmt, counts=counts, files=files, categories=dict(categories), task=task_stats)
+    ranking = _ranking(project)
+    extra = {}
+    if ranking is not None:
+        (out / RANKING_FILE).write_text(
+            json.dumps({"project": project.slug, **ranking}, ensure_ascii=False, indent=2) + "\n", "utf-8"
+        )
+        extra[RANKING] = RANKING_FILE
+    card = data_card(
+        project=project,
+        fmt=fmt,
+        counts=counts,
+        files=files,
+        categories=dict(categories),
+        task=task_stats,
+        ranking=ranking,
+    )
     (out / "README.md").write_text(card, "utf-8")
     if progress is not None:
         progress(written)
-    return ExportResult(out_dir=out, files=files, counts=counts, readme="README.md")
+    return ExportResult(out_dir=out, files=files, counts=counts, readme="README.md", extra=extra)
+
+
+def _ranking(project: Project) -> dict[str, Any] | None:
+    """The project's last ranking of its models as JSON; None when they are not ranked or never were."""
+    record = last_model_ranking(project=project) if ranking_applies(project) else None
+    return ranking_json(record) if record is not None else None

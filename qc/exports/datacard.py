@@ -1,7 +1,7 @@
 """The README.md data card written beside an exported gold set (Hugging Face dataset card format).
 
-The core writes the YAML header, the title and the licence; the task type writes the body
-(datacard_text) from what the engine counted (DataCardStats)."""
+The core writes the YAML header, the title, the aggregation model's and the model ranking's sections and
+the licence; the task type writes the body (datacard_text) from what the engine counted (DataCardStats)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 
 from annotation.aggregation.store import aggregation_applies, last_fit
 from annotation.annotators import project_annotators
-from annotation.datacard import aggregation_section, hf_licence
+from annotation.datacard import aggregation_section, hf_licence, ranking_section
 from annotation.models import Item, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import DataCardStats
@@ -18,10 +18,19 @@ HF_FORMAT = {"jsonl": "json", "csv": "csv", "parquet": "parquet"}
 
 
 def data_card(
-    *, project: Project, fmt: str, counts: dict[str, int], files: dict[str, str], categories: dict[str, int], task
+    *,
+    project: Project,
+    fmt: str,
+    counts: dict[str, int],
+    files: dict[str, str],
+    categories: dict[str, int],
+    task,
+    ranking: dict | None = None,
 ) -> str:
     """Header (licence, languages, task categories, the files as the default config), title, the task
-    type's body, licence. Agreement figures describe the exported items (what a user of the files gets)."""
+    type's body, licence. Agreement figures describe the exported items (what a user of the files gets).
+    `ranking`: the models' last ranking (qc.reports.model_ranking.ranking_json), written in ranking.json
+    beside the card."""
     task_type = get_task_type(project.task_type)
     languages = list(project.languages.values_list("code", flat=True)) or ["und"]
     stats = DataCardStats(
@@ -63,6 +72,7 @@ def data_card(
             "",
             task_type.datacard_text(stats),
             *([aggregation_section(fit)] if fit is not None else []),
+            *([ranking_section(ranking, file_name="ranking.json")] if ranking is not None else []),
             "## Licence",
             "",
             f"{project.licence or 'Not set.'}",

@@ -23,8 +23,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotation.errors import InvalidInput
-from annotation.models import Item, Project
-from qc.exports import EXPORTED, FORMATS, ExportResult, gold_export
+from annotation.models import Project
+from qc.exports import ExportResult
+from qc.exports.run_formats import RUN_FORMATS, export_files, export_items_total
 from qc.models import ExportRun
 from qc.runs import (
     UNFINISHED,
@@ -63,9 +64,9 @@ def export_run_enqueue(run_id: int, task_id: str) -> None:
 @transaction.atomic
 def export_run_create(*, project: Project, fmt: str, user: AbstractBaseUser | None) -> ExportRun:
     """Record an export and hand it to a worker once the transaction commits."""
-    if fmt not in FORMATS:
+    if fmt not in RUN_FORMATS:
         raise InvalidInput(
-            f"Unknown format “{fmt}”; choose one of {', '.join(FORMATS)}.", field_errors={"format": ["Unknown."]}
+            f"Unknown format “{fmt}”; choose one of {', '.join(RUN_FORMATS)}.", field_errors={"format": ["Unknown."]}
         )
     broker_check()
     task_id = str(uuid.uuid4())
@@ -120,11 +121,11 @@ def export_run_execute(*, run_id: int, task_id: str) -> ExportRun | None:
     staging = folder / f"{STAGING_PREFIX}{attempt}"
     # What earlier attempts left behind is never shown; a stopped one cannot come back and use it.
     _remove_staging(folder)
-    total = Item.objects.filter(project=run.project, status__in=EXPORTED).count()
+    total = export_items_total(project=run.project, fmt=run.format)
     try:
         run_beat_or_stop(model=ExportRun, run_id=run_id, attempt=attempt, total=total, progress=0)
         with run_heartbeat(model=ExportRun, run_id=run_id, attempt=attempt):
-            result = gold_export(
+            result = export_files(
                 project=run.project,
                 fmt=run.format,
                 out_dir=staging,
@@ -159,7 +160,7 @@ def _export_run_publish(*, run_id: int, attempt: int, staging: Path, folder: Pat
     the run: the row lock keeps another attempt and the sweeper out until the commit."""
     if run_lock_held(model=ExportRun, run_id=run_id, attempt=attempt) is None:
         return False
-    for name in [*result.files.values(), result.readme]:
+    for name in [*result.files.values(), *result.extra.values(), result.readme]:
         os.replace(staging / name, folder / name)
     shutil.rmtree(staging, ignore_errors=True)
     return run_finish(
@@ -167,7 +168,7 @@ def _export_run_publish(*, run_id: int, attempt: int, staging: Path, folder: Pat
         run_id=run_id,
         attempt=attempt,
         progress=result.items,
-        files={**result.files, "readme": result.readme},
+        files={**result.files, **result.extra, "readme": result.readme},
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from django.db.models.fields.json import KT, KeyTextTransform
 
+from annotation.aggregation.ranking import last_model_ranking, ranking_applies
 from annotation.agreement import conflict_tables
 from annotation.annotators import project_annotators
 from annotation.models import Item, Judgment, Project
@@ -22,7 +23,10 @@ from annotation.task_types import get_task_type, project_settings
 from qc.agreement import alpha_nominal_counts, conflict_counts, value_counts
 from qc.gold import DECIDABLE
 from qc.reports.columns import columns_apply, report_columns
+from qc.reports.model_ranking import ranking_json
 from qc.reports.rows import report_rows
+
+MODEL_RANKING = "model_ranking"
 
 
 def report_sections(*, project: Project, stage: Callable[[str], None] | None = None) -> dict[str, Any]:
@@ -48,12 +52,24 @@ def task_type_report(*, project: Project) -> dict[str, Any]:
 
 
 def project_report(*, project: Project) -> dict[str, Any]:
-    """{"project": slug, "task_type": name, <name>: sections}: the `report` command's and the API's object."""
+    """{"project": slug, "task_type": name, <name>: sections, ["model_ranking": ...]}: the `report`
+    command's and the API's object."""
     return {
         "project": project.slug,
         "task_type": project.task_type,
         (get_task_type(project.task_type).report_section or project.task_type): report_sections(project=project),
+        **model_ranking_report(project=project),
     }
+
+
+def model_ranking_report(*, project: Project) -> dict[str, Any]:
+    """{"model_ranking": the last ranking of the project's models (qc.reports.model_ranking.ranking_json),
+    None before its first fit} when its models are ranked (annotation.aggregation.ranking); {} when not.
+    The fit runs in the background: this reads it, one query (none when the models are not ranked)."""
+    if not ranking_applies(project):
+        return {}
+    record = last_model_ranking(project=project)
+    return {MODEL_RANKING: ranking_json(record) if record is not None else None}
 
 
 def _items_qs(project: Project):

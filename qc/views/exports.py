@@ -1,4 +1,5 @@
-"""Gold-set exports (admins): start a run per format, watch its progress, download its files."""
+"""Gold-set exports (admins): start a run per format, watch its progress, download its files. The
+known-answer checks' file is one more run format, beside the gold set's, under the same rules."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from annotation.errors import DomainError
 from annotation.selectors import membership_for
 from annotation.views.common import ADMIN_ONLY, posted, project_context, show_domain_error
+from qc.exports.checks import CHECKS, checks_count
 from qc.exports.runs import export_run_create, export_runs_for_project, export_runs_sweep_shown
 from qc.exports.selectors import export_file_path, export_run_for_project
 from qc.forms import ExportForm
@@ -49,7 +51,8 @@ def export_page(request: HttpRequest, slug: str) -> HttpResponse:
         form=form,
         runs=runs,
         polling=any(run.status in ACTIVE for run in runs),
-        formats=ExportRun.Format.choices,
+        formats=[(value, label) for value, label in ExportRun.Format.choices if value != CHECKS],
+        checks=None if request.htmx else checks_count(project=project),
     )
     template = "qc/export_runs.html"
     return render(request, f"{template}#runs" if request.htmx else template, context, status=status)

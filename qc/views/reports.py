@@ -17,6 +17,7 @@ from annotation.selectors import dashboard_stats, whole_project_member
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
+from qc.reports import model_ranking_report
 from qc.reports.languages import LanguageRow, language_breakdown
 from qc.reports.model_ranking import ranking_table
 from qc.reports.snapshots import PageReport, report_for_page
@@ -76,7 +77,7 @@ def report_json(request: HttpRequest, slug: str) -> HttpResponse:
     page = report_for_page(project=membership.project)
     if page.report is None:
         return _still_building(page)
-    report = page.report
+    report = {**page.report, **model_ranking_report(project=membership.project)}
     response = JsonResponse(report, json_dumps_params={"ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="{slug}-{membership.project.task_type}-report.json"'
     return response

@@ -133,28 +133,44 @@ def test_an_indopref_pair_export_imports_into_a_new_project_and_exports_the_same
 
 
 # Known-answer checks travel in their own file (qc.exports.checks): the gold export never holds one.
-CHECK_ROUND_TRIPS = [("id-csqa", "B"), ("indonli", "neutral")]
+# (format, the check's answer, the field naming a row in both the file and the gold export)
+CHECK_ROUND_TRIPS = [
+    ("id-csqa", "B", "id"),
+    ("indonli", "neutral", "pair_id"),
+    ("kalahi", "best", "prompt_variation_id"),
+    ("arabculture", "C", "sample_id"),
+    ("preference-prompts", "r2", "id"),
+]
 
 
-@pytest.mark.parametrize(("import_format", "answer"), CHECK_ROUND_TRIPS)
+def _two_responses(row: dict) -> dict:
+    """A prompt a best pick can measure a rater on: two responses (the sample has one)."""
+    return {**row, "responses": [{"model": "m1", "text": "Jawaban pendek."}, {"model": "m2", "text": "Jawaban lain."}]}
+
+
+@pytest.mark.parametrize(("import_format", "answer", "id_field"), CHECK_ROUND_TRIPS)
 def test_a_checks_export_imports_as_the_same_checks_and_the_gold_export_leaves_them_out(
-    import_format, answer, tmp_path
+    import_format, answer, id_field, tmp_path
 ):
     sample = SAMPLES[import_format]
     rows = sample.rows(3)
+    if import_format == "preference-prompts":
+        rows[1] = _two_responses(rows[1])
+    for row in rows:  # an empty known_answer is an ordinary item (and a CSV names its columns in row 1)
+        row["known_answer"] = ""
     rows[1]["known_answer"] = answer
     original = _import(sample.file(rows), "original", import_format)
     assert (original.items_created, original.rows_skipped, original.issue_counts) == (3, [], {})
     check = Item.objects.get(project__slug="original", status=Item.Status.CHECK)
     assert check.known_answer == answer
-    gold_ids = [
-        row["id"] if "id" in row else row["pair_id"]
-        for row in _rows(_export("original", "jsonl", tmp_path / "g"), "jsonl")
-    ]
-    assert len(gold_ids) == 2 and check.external_id not in [str(i) for i in gold_ids]
+    gold_rows = _rows(_export("original", "jsonl", tmp_path / "g"), "jsonl")
+    assert [str(row[id_field]) for row in gold_rows] == [str(rows[0][id_field]), str(rows[2][id_field])]
     path, written = checks_export(project=Project.objects.get(slug="original"), out_dir=tmp_path / "first")
     first_rows = _rows(path.read_bytes(), "jsonl")
-    assert (written, [row["known_answer"] for row in first_rows]) == (1, [answer])
+    assert (written, [(str(row[id_field]), row["known_answer"]) for row in first_rows]) == (
+        1,
+        [(str(rows[1][id_field]), answer)],
+    )
 
     copy = _import(path.read_bytes(), "copy", import_format)
 

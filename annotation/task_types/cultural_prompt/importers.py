@@ -4,8 +4,10 @@ our export writes), one prompt variant per row.
 Columns: prompt_variation_id, prompt_id, category, topic, prompt, best_answer, relevant_answers,
 irrelevant_answers (responses separated by `;`), and, as our export adds them: user, context,
 personal_situation, instruction (the prompt's parts), author (the writer's code) and validations (a JSON
-list of the validators' picks: validator, choice, order, seed). Without parts, they are read back from
-the prompt's lines (payload.split_prompt); the prompt text is always kept exactly.
+list of the validators' picks: validator, choice, order, seed). An optional known_answer (the MC1 option a
+validator should pick: best, irrelevant_1, irrelevant_2, ...) makes the row a known-answer check. Without
+parts, they are read back from the prompt's lines (payload.split_prompt); the prompt text is always kept
+exactly.
 
 The unit of an item is its (category, topic); the item's external id is prompt_variation_id. A row
 without an id, a repeated id, or a best answer that is not among the relevant ones is skipped and
@@ -29,6 +31,7 @@ from annotation.importing.records import (
     ImportRecord,
     ImportUnit,
     RowIssue,
+    known_answer_text,
 )
 from annotation.importing.textfile import CsvRows, NotJson, check_row, json_line, text_lines
 from annotation.task_types.cultural_prompt.judging import normalize_judgment
@@ -122,7 +125,8 @@ class KalahiImporter(Importer):
     help = gettext_lazy(
         "prompt_variation_id, prompt_id, category, topic, prompt, best_answer, relevant_answers, "
         "irrelevant_answers (responses separated by ;); our export's user, context, personal_situation, "
-        "instruction, author and validations columns are read when present."
+        "instruction, author and validations columns are read when present. An optional known_answer (best, "
+        "irrelevant_1, ...) makes the row a known-answer check."
     )
     judgment_kind = "validate"
     judgments_word = "picks"
@@ -227,6 +231,7 @@ def _record(number: int, row: dict[str, Any], seen: dict[str, int]) -> tuple[Imp
         author=author,
         judgments=tuple(judgments),
         judging_round=max((j.round for j in judgments), default=0),
+        known_answer=known_answer_text(row.get("known_answer")),
     )
     return record, issues
 

@@ -10,7 +10,12 @@
 - "preference-prompts": prompts to rate, CSV (id, category, prompt, input) or JSON Lines with the same keys
   and optionally "responses": [{"model", "text"}]. They come in approved. "domain" (what the gold export
   writes) stands for "category"; in a CSV, "responses" is that list as JSON (as the gold export writes it).
-  The export's ratings and pairs are not read (the prompts are rated anew).
+  The export's ratings and pairs are not read (the prompts are rated anew). An optional "known_answer" makes
+  the prompt a known-answer check: the response a careful rater picks as the best, by its id in the row's
+  responses (the gold export's `responses[].id`), or r1, r2, ... by position when they carry no id.
+
+A known-answer check compares a rater's best pick with the known one, so it is a prompt with its
+responses; an indopref row is one pair of a prompt, and a `known_answer` on it refuses the file.
 
 A line that is not JSON (or a CSV without the needed columns) refuses the file; a row without its
 needed values is skipped and reported.
@@ -36,6 +41,7 @@ from annotation.importing.records import (
     ImportRecord,
     ImportUnit,
     RowIssue,
+    known_answer_text,
 )
 from annotation.importing.textfile import CsvRows, check_row
 from annotation.task_types.preference.payload import MODEL, RESPONSE
@@ -135,6 +141,15 @@ class IndoPrefImporter(Importer):
                 missing = [c for c in INDOPREF_COLUMNS if c not in row]
                 if missing:
                     raise ImportFileError(f"Missing columns: {', '.join(missing)}; nothing was imported.")
+            if known_answer_text(row.get("known_answer")):
+                raise ImportFileError(
+                    gettext(
+                        "Row %(row)d, known_answer: an indopref row is one pair of a prompt's responses, and a "
+                        "known-answer check expects the best of all of them; import checks in the "
+                        "preference-prompts format (known_answer: a response's id). Nothing was imported."
+                    )
+                    % {"row": number}
+                )
             text = _text(row.get("input"))
             if text:
                 last[_prompt_key(_text(row.get("domain")) or UNKNOWN, text)] = number
@@ -242,7 +257,10 @@ def _indopref_record(key: str, prompt: dict[str, Any]) -> ImportRecord:
 class PromptsImporter(Importer):
     name = "preference-prompts"
     label = gettext_lazy("Prompts to rate (CSV or JSON Lines)")
-    help = gettext_lazy("id, category (or domain), prompt, input; JSON Lines may add responses: [{model, text}].")
+    help = gettext_lazy(
+        "id, category (or domain), prompt, input; JSON Lines may add responses: [{model, text}]. An optional "
+        "known_answer (the best response's id: r1, r2, ...) makes the prompt a known-answer check."
+    )
     judgment_kind = "rate"
     judgments_word = "ratings"
     skipping_codes = SKIPPING
@@ -283,6 +301,9 @@ class PromptsImporter(Importer):
                 )
                 given = []
             responses = []
+            # The file's own response ids (the gold export writes them) -> the ids given here, so a known
+            # answer names a response as the file does.
+            renamed: dict[str, str] = {}
             for index, raw in enumerate(given):
                 if isinstance(raw, dict) and _text(raw.get("text")):
                     responses.append(
@@ -293,11 +314,15 @@ class PromptsImporter(Importer):
                             "source": "import",
                         }
                     )
+                    if _text(raw.get("id")):
+                        renamed.setdefault(_text(raw.get("id")), f"r{index + 1}")
+            known = known_answer_text(row.get("known_answer"))
             yield ImportRecord(
                 row=number,
                 external_id=external_id,
                 payload={"prompt": text, "input": _text(row.get("input")), "responses": responses},
                 unit=ImportUnit(category=category, name=external_id),
+                known_answer=renamed.get(known, known) if renamed else known,
             )
 
 

@@ -181,6 +181,13 @@ def summary(payload: dict[str, Any]) -> str:
     return f"{short} ({n} response{'s' if n != 1 else ''})"
 
 
+def best_choices(payload: dict[str, Any]) -> tuple[str, ...]:
+    """The response ids a rater may pick as the best: what a known-answer check of the prompt may expect.
+    () with fewer than two responses, where a pick can't be wrong and measures nothing."""
+    ids = tuple(str(r["id"]) for r in payload.get("responses") or [] if isinstance(r, dict) and r.get("id"))
+    return ids if len(ids) >= 2 else ()
+
+
 def with_response(payload: dict[str, Any], response: dict[str, Any]) -> dict[str, Any] | None:
     """The payload with one more response (id r<n+1>), or None when that model's response for this run is
     already there (a response run recorded twice adds it once)."""

@@ -173,6 +173,9 @@ class PreferenceTaskType(TaskType):
         """The best pick (a response id): the nominal figure the core can compute; the report has the rest."""
         return (value or {}).get("best")
 
+    # A check of a prompt expects the best pick: one of its response ids.
+    known_answer_choices = staticmethod(payload.best_choices)
+
     # --- reports and export ------------------------------------------------------------------------
     report_template = "annotation/task_types/preference/report.html"
     export_fields = preference_export.EXPORT_FIELDS

@@ -3,7 +3,8 @@
 worker_id (the author's code), sample_id, sub_topic (the unit: a concept of the topic category),
 first_statement, options{arabic_keys, english_keys, text}, answer_key{arabic_answer_key,
 english_answer_key}, relevant_to_this_country, relevant_to_other_countries ("Yes" / "No"),
-should_discard ("Yes": excluded with the reason kept), country, region.
+should_discard ("Yes": excluded with the reason kept), country, region. An optional known_answer (the
+completion a peer should choose: A, B or C) makes the row a known-answer check.
 
 A pure streaming parser: every bad line (not UTF-8, not JSON, not an object) refuses the whole file by
 line number; a row without a premise or three completions is skipped and reported; odd values are kept
@@ -25,6 +26,7 @@ from annotation.importing.records import (
     ImportRecord,
     ImportUnit,
     RowIssue,
+    known_answer_text,
 )
 from annotation.importing.textfile import NotJson, json_line, row_problem, text_lines
 from annotation.task_types.sentence_completion.payload import LETTERS, answer_letter, yes_no
@@ -75,7 +77,8 @@ class ArabCultureImporter(Importer):
         "worker_id, sample_id, sub_topic, first_statement, options{arabic_keys, english_keys, text}, "
         "answer_key{arabic_answer_key, english_answer_key}, relevant_to_this_country, "
         "relevant_to_other_countries, should_discard, country, region. worker_id names the author; "
-        "should_discard Yes imports the item as discarded."
+        "should_discard Yes imports the item as discarded. An optional known_answer (A, B or C) makes the row a "
+        "known-answer check."
     )
     judgment_kind = "answer"
     judgments_word = "peer answers"
@@ -179,6 +182,7 @@ def _record(line: int, row: dict[str, Any], seen: dict[str, int]) -> Iterator[Im
         },
         unit=ImportUnit(category=_topic(sub_topic), name=sub_topic),
         author=worker or None,
+        known_answer=known_answer_text(row.get("known_answer")),
     )
 
 

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from annotation.api.permissions import REVIEWERS
 from annotation.api.views.base import ERROR, NOT_FOUND, ProjectApi
 from annotation.task_types import get_task_type
+from qc.reports import model_ranking_report
 from qc.reports.snapshots import PageReport, report_for_page
 
 ADMIN_REFUSED = {**NOT_FOUND, 403: ERROR}
@@ -36,7 +37,8 @@ class ReportApi(ProjectApi):
 
     @extend_schema(
         operation_id="reports_project",
-        summary="The project's report: project, task_type, and the task type's sections under its name.",
+        summary="The project's report: project, task_type, the task type's sections under its name, and "
+        "model_ranking where the project's models are ranked (null before the first fit).",
         responses={200: OpenApiTypes.OBJECT, **BUILDING, **ADMIN_REFUSED},
     )
     def get(self, request, slug):
@@ -51,6 +53,7 @@ class ReportApi(ProjectApi):
                 "project": self.project.slug,
                 "task_type": self.project.task_type,
                 (task_type.report_section or self.project.task_type): sections,
+                **model_ranking_report(project=self.project),
             }
         )
 

@@ -32,4 +32,6 @@ class Command(BaseCommand):
         result = gold_export(project=project, fmt=options["format"], out_dir=options["out"])
         for split, name in sorted(result.files.items()):
             self.stdout.write(f"{split}: {result.counts[split]} items -> {result.out_dir / name}")
+        for what, name in sorted(result.extra.items()):
+            self.stdout.write(f"{what} -> {result.out_dir / name}")
         self.stdout.write(f"data card -> {result.out_dir / result.readme}")

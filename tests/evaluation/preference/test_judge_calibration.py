@@ -4,27 +4,21 @@ asks for the judge's probability, and the reading of that probability from a rep
 
 from __future__ import annotations
 
-import json
-import math
-
 import pytest
 from django.test import Client
 from django.utils import translation
 
 from annotation.errors import InvalidInput
-from annotation.models import Item, Membership
-from annotation.services.imports import items_import
+from annotation.models import Membership
 from evaluation.kinds import get_kind
 from evaluation.models import Call, Endpoint, Run
 from evaluation.services.runs import run_create
 from evaluation.task_types.preference.judge_prompts import verdict_probability
+from tests.evaluation.preference.judge_world import calibration_project, judge_run, verdict_reply
 from tests.factories import MembershipFactory, UserFactory
 from tests.svg_numbers import not_numbers, svg_numeric_attributes
 
 pytestmark = pytest.mark.django_db
-
-# (id, category, human choice): the people chose response 1 or 2 of each pair.
-PAIRS = [("a1", "math", 1), ("a2", "math", 2), ("a3", "safety", 1), ("a4", "safety", 2)]
 
 
 @pytest.fixture(autouse=True)
@@ -33,80 +27,13 @@ def english_afterwards():
     translation.deactivate()
 
 
-def _project():
-    rows = [
-        {
-            "id": i,
-            "domain": d,
-            "language": "id",
-            "input": f"Soal {i}",
-            "response_1": f"satu {i}",
-            "response_2": f"dua {i}",
-            "actual_score": f"Response {s}",
-        }
-        for i, d, s in PAIRS
-    ]
-    admin = UserFactory()
-    data = "".join(json.dumps(r) + "\n" for r in rows).encode()
-    items_import(path_or_bytes=data, project_slug="cal", format="indopref", language="id", creator=admin)
-    return Item.objects.filter(project__slug="cal").first().project, admin
-
-
-def _reply(position: int, p_first: float | None) -> tuple[str, list | None]:
-    """A verdict naming `position`, with the log-probabilities of its digit (P(1) = p_first) when given."""
-    text = json.dumps({"explanation": "x", "score": f"Response {position}"})
-    if p_first is None:
-        return text, None
-    head, tail = text.split(f"Response {position}")
-    top = [{"token": "1", "logprob": math.log(p_first)}, {"token": "2", "logprob": math.log(1 - p_first)}]
-    chosen = top[position - 1]["logprob"]
-    logprobs = [
-        {"token": head + "Response ", "logprob": 0.0, "top": []},
-        {"token": str(position), "logprob": chosen, "top": top},
-        {"token": tail, "logprob": 0.0, "top": []},
-    ]
-    return text, logprobs
-
-
-def _judge_run(project) -> Run:
-    """Two judges over the four pairs in both orders. "fair" names the people's choice except on a4,
-    where it names response 1 both times, 0.75 sure each time; "biased" names what is shown first,
-    certain of it."""
-    fair = Endpoint.objects.create(name="fair", base_url="http://127.0.0.1:9/v1", model="m1", offers_logprobs=True)
-    biased = Endpoint.objects.create(name="biased", base_url="http://127.0.0.1:9/v1", model="m2", offers_logprobs=True)
-    parameters = get_kind("preference_judge").clean_parameters({"confidence": True}, project=project)
-    run = Run.objects.create(kind="preference_judge", project=project, parameters=parameters)
-    run.endpoints.set([fair, biased])
-    for pair in parameters["pairs"]:
-        prompt = Item.objects.get(pk=pair["item_id"]).current_version.payload["prompt"]
-        for order in ("ab", "ba"):
-            # the pair's first (1) or second (2) response
-            wanted = 1 if prompt == "Soal a4" or pair["chosen"] == pair["first"] else 2
-            fair_position = wanted if order == "ab" else 3 - wanted
-            for endpoint, position, p_first in (
-                (fair, fair_position, 0.75 if fair_position == 1 else 0.25),
-                (biased, 1, 1.0 - 1e-12),
-            ):
-                text, logprobs = _reply(position, p_first)
-                Call.objects.create(
-                    run=run,
-                    endpoint=endpoint,
-                    unit_key=f"{pair['key']}|{order}",
-                    template="judge_en",
-                    status="done",
-                    text=text,
-                    logprobs=logprobs,
-                )
-    return run
-
-
 def _row(figures, judge, category):
     return next(f for f in figures if f["judge"] == judge and f["category"] == category)
 
 
 def test_the_calibration_page_shows_each_judges_agreement_position_bias_and_calibration():
-    project, admin = _project()
-    run = _judge_run(project)
+    project, admin = calibration_project()
+    run = judge_run(project)
     client = Client()
     client.force_login(admin)
 
@@ -154,8 +81,8 @@ def test_the_calibration_page_shows_each_judges_agreement_position_bias_and_cali
 
 @pytest.mark.parametrize("language", ["id", "ar"])
 def test_the_reliability_diagram_writes_its_numbers_with_a_dot_in_every_language(language):
-    project, admin = _project()
-    run = _judge_run(project)
+    project, admin = calibration_project()
+    run = judge_run(project)
     client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(admin)
 
@@ -168,8 +95,8 @@ def test_the_reliability_diagram_writes_its_numbers_with_a_dot_in_every_language
 
 
 def test_reviewers_do_not_reach_the_calibration_page():
-    project, _admin = _project()
-    run = _judge_run(project)
+    project, _admin = calibration_project()
+    run = judge_run(project)
     reviewer = UserFactory()
     MembershipFactory(project=project, user=reviewer, role=Membership.Role.REVIEWER)
     client = Client()
@@ -179,8 +106,8 @@ def test_reviewers_do_not_reach_the_calibration_page():
 
 
 def test_a_run_without_probabilities_shows_agreement_and_says_it_has_no_calibration():
-    project, admin = _project()
-    run = _judge_run(project)
+    project, admin = calibration_project()
+    run = judge_run(project)
     Call.objects.filter(run=run).update(logprobs=None)
     client = Client()
     client.force_login(admin)
@@ -192,7 +119,7 @@ def test_a_run_without_probabilities_shows_agreement_and_says_it_has_no_calibrat
 
 
 def test_asking_for_the_judges_probability_is_refused_when_a_judge_offers_no_log_probabilities():
-    project, admin = _project()
+    project, admin = calibration_project()
     plain = Endpoint.objects.create(name="plain", base_url="http://127.0.0.1:9/v1", model="m", offers_logprobs=False)
 
     with pytest.raises(InvalidInput) as refused:
@@ -205,7 +132,7 @@ def test_asking_for_the_judges_probability_is_refused_when_a_judge_offers_no_log
 
 
 def test_a_judge_run_asking_for_probabilities_asks_each_call_for_log_probabilities_and_hides_model_names():
-    project, _admin = _project()
+    project, _admin = calibration_project()
     parameters = get_kind("preference_judge").clean_parameters({"confidence": "on"}, project=project)
     run = Run.objects.create(kind="preference_judge", project=project, parameters=parameters)
 
@@ -217,7 +144,7 @@ def test_a_judge_run_asking_for_probabilities_asks_each_call_for_log_probabiliti
 
 
 def test_the_verdict_probability_is_the_share_of_the_two_digits_among_the_digit_tokens_alternatives():
-    text, logprobs = _reply(2, 0.2)
+    text, logprobs = verdict_reply(2, 0.2)
 
     assert verdict_probability(text, logprobs) == pytest.approx(0.2)
     assert verdict_probability(text, None) is None

@@ -214,14 +214,14 @@ def test_a_worker_that_lost_its_run_can_neither_beat_nor_fail_it(project, sent):
 def test_an_export_that_loses_its_run_half_way_stops_and_publishes_nothing(project, sent, settings, monkeypatch):
     settings.GOTONG_EXPORT_CHUNK_SIZE = 1
     run = _run(project)
-    real_export = export_runs.gold_export
+    real_export = export_runs.export_files
 
     def taken_over_then_export(**kwargs):
         # The sweeper decided this worker was dead and another message resumed the run.
         ExportRun.objects.filter(pk=run.pk).update(attempts=2, task_id="new", heartbeat_at=timezone.now())
         return real_export(**kwargs)
 
-    monkeypatch.setattr(export_runs, "gold_export", taken_over_then_export)
+    monkeypatch.setattr(export_runs, "export_files", taken_over_then_export)
 
     result = export_run_execute(run_id=run.pk, task_id=run.task_id)
 
@@ -255,7 +255,7 @@ def test_a_failing_export_records_the_error_and_leaves_no_files(project, sent, m
         (kwargs["out_dir"] / ".test.jsonl.tmp").write_text("partial")
         raise OSError("disk full")
 
-    monkeypatch.setattr(export_runs, "gold_export", broken)
+    monkeypatch.setattr(export_runs, "export_files", broken)
 
     with pytest.raises(OSError):
         export_run_execute(run_id=run.pk, task_id=run.task_id)
