@@ -35,6 +35,7 @@ def test_the_registry_lists_every_tasks_types_formats():
         ("kalahi", "cultural_prompt"),
         ("mnli", "nli"),
         ("preference-prompts", "preference"),
+        ("sentiment-jsonl", "sentiment"),  # the tutorial's task type, registered by the test settings
     ]
     assert [f.name for f in import_formats(task_type="nli")] == ["indonli", "mnli"]
 
@@ -47,7 +48,7 @@ def test_an_unknown_format_is_refused_with_the_known_ones():
 
     assert (
         refused.value.message == "Unknown import format “squad”; known formats: "
-        "arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
+        "arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts, sentiment-jsonl."
     )
     assert db_state() == before
 
@@ -168,7 +169,7 @@ def test_import_items_command_refuses_an_unknown_format(tmp_path):
 
     assert (
         str(refused.value) == "Unknown format “csv”; known formats: "
-        "arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts."
+        "arabculture, id-csqa, indonli, indopref, kalahi, mnli, preference-prompts, sentiment-jsonl."
     )
 
 
