@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from evaluation.task_types.preference.judge_prompts import parse_verdict
+from tests.linear_time import assert_linear
 
 
 @pytest.mark.parametrize(
@@ -25,11 +24,5 @@ def test_the_first_object_with_a_score_decides(reply, verdict):
 @pytest.mark.parametrize("unit", ["{", '{"a":[', "{{}"])
 def test_a_hostile_reply_of_100k_characters_is_read_in_linear_time(unit):
     # Before: `\{.*?\}` rescanned from every `{`: 20,000 of them took 3.5 s.
-    reply = unit * (100_000 // len(unit)) + "} Respon 2"
-
-    started = time.perf_counter()
-    verdict = parse_verdict(reply)
-    took = time.perf_counter() - started
-
-    assert took < 1.0
-    assert verdict == 2
+    assert_linear(parse_verdict, lambda length: unit * (length // len(unit)) + "} Respon 2")
+    assert parse_verdict(unit * (100_000 // len(unit)) + "} Respon 2") == 2
