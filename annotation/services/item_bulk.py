@@ -1,4 +1,5 @@
-"""Bulk actions of the item list (issue 13): approve submitted items, re-assign their open work.
+"""Bulk actions of the item list: re-assign the open work of several items (approving several is a review
+decision: qc.services.items_bulk_approve, on the items locked here).
 
 Both are all or nothing: one transaction, every selected item locked and checked first; the first
 refusal (an item of another project, one not submitted, a member who can't take the work) raises a
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from annotation.errors import DomainError, IllegalTransition, InvalidInput, NotAllowed
+from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, Membership
 from annotation.scope import member_values, project_scope, review_refusal
 from annotation.selectors import STAFF_ROLES, items_visible_to
@@ -29,7 +30,9 @@ class BulkResult:
     authoring_moved: int = 0
 
 
-def _locked_items(*, membership: Membership, item_ids: Sequence[int]) -> list[Item]:
+def items_locked_for_bulk(*, membership: Membership, item_ids: Sequence[int]) -> list[Item]:
+    """The selected items of the member's view of the project, locked (by pk) for a bulk action; refused
+    unless the member is staff and every id is an item they may see."""
     if membership.role not in STAFF_ROLES:
         raise NotAllowed(_("Only the project's reviewers and admins can act on several items at once."))
     ids = sorted({int(pk) for pk in item_ids})
@@ -53,32 +56,11 @@ def _locked_items(*, membership: Membership, item_ids: Sequence[int]) -> list[It
 
 
 @transaction.atomic
-def items_bulk_approve(*, membership: Membership, item_ids: Sequence[int]) -> BulkResult:
-    """Approve every selected item, each as the member's own review (the same checks as one by one:
-    only submitted items, never one's own)."""
-    from qc.services import review_approve  # qc builds on annotation: imported on use
-
-    items = _locked_items(membership=membership, item_ids=item_ids)
-    for item in items:
-        if item.status != Item.Status.SUBMITTED:
-            raise IllegalTransition(
-                _("Item #%(id)d is %(status)s: only submitted items can be approved.")
-                % {"id": item.pk, "status": item.get_status_display().lower()}
-            )
-    for item in items:
-        try:
-            review_approve(item_id=item.pk, version_id=item.current_version_id, reviewer=membership.user)
-        except DomainError as exc:
-            raise type(exc)(_("Item #%(id)d: %(reason)s") % {"id": item.pk, "reason": exc.message}) from None
-    return BulkResult(done=len(items))
-
-
-@transaction.atomic
 def items_bulk_reassign(*, membership: Membership, item_ids: Sequence[int], to_user_id: int) -> BulkResult:
     """Move each selected item's open work to another active member: a submitted item's review (its
     claim) to a reviewer or admin who did not write it; a draft's or a sent-back item's writing (the
     authoring assignment and the authorship) to an annotator."""
-    items = _locked_items(membership=membership, item_ids=item_ids)
+    items = items_locked_for_bulk(membership=membership, item_ids=item_ids)
     target = (
         Membership.objects.select_related("user")
         .filter(project=membership.project, user_id=to_user_id, is_active=True)

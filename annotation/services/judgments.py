@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from annotation import limits
+from annotation import hooks, limits
 from annotation.aggregation.tasks import aggregation_request
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment, Membership
@@ -104,14 +104,18 @@ def judgment_record(
         checks_pause_if_failing(project=assignment.project, user_id=user.pk)
         return judgment
 
-    # qc depends on annotation, not the reverse at import time (same as project_create).
-    from qc.gold import gold_recompute_locked_item
-
-    next_round = gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
+    next_round = hooks.gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
     if next_round is not None and next_round <= len(rule.per_round):
         judging_plan_item_round(item=item, rule=rule, round_=next_round)
     aggregation_request(project=assignment.project)
     return judgment
+
+
+def judgment_change(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any]) -> Judgment:
+    """Record a judgment from the judging page or the API: a first answer, or a change of a done one while
+    it is unused (annotation.services.undo.change_refusal; refused with IllegalTransition and nothing
+    changed otherwise)."""
+    return judgment_record(assignment_id=assignment_id, user=user, data=data, only_unused=True)
 
 
 # What a second save of the same (item, user, kind) changes; the rest stays as first saved.
