@@ -178,7 +178,7 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
     """Change core fields and, by name, the task type's own settings (only those given change)."""
     allowed = {"name", "guidelines", "authors_per_concept", "plan_seed", "max_annotators"}
     allowed |= {"check_every", "pause_below_percent", "pause_after_checks"}  # annotation.services.known_answers
-    allowed |= {"judging_guidelines", "guidelines_translations"}  # issue 13: annotation.guidelines
+    allowed |= {"judging_guidelines", "guidelines_translations"}  # annotation.guidelines
     allowed |= {"aggregation_model"}
     tt = get_task_type(project.task_type)
     setting_names = set(tt.settings_defaults())
