@@ -5,14 +5,21 @@ evaluation and annotation's subpackages but says nothing inside annotation's top
 subpackages lean on each other by design (selectors read what services plan, task types use the core
 and the core loads task types). This contract looks at modules one by one, wherever they sit: two
 modules that import each other, directly or through others, break it. Imports inside functions count
-(grimp reads every import statement), so a circle can't be hidden there.
+(grimp reads every import statement), so a circle can't be hidden there. Imports under
+`if TYPE_CHECKING:` are left out with `exclude_type_checking_imports`: they never run, so they close no
+circle at run time (the plugin contract names the core's models in its hooks' types that way); the
+layer contracts still see them.
 
 Registered in pyproject.toml ([tool.importlinter] contract_types); tests/config/test_import_layers.py runs it.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 from collections import deque
+from functools import cache
+from pathlib import Path
 
 from grimp import ImportGraph
 from importlinter import Contract, ContractCheck, fields, output
@@ -22,6 +29,7 @@ class AcyclicModulesContract(Contract):
     type_name = "acyclic_modules"
 
     packages = fields.ListField(subfield=fields.StringField())
+    exclude_type_checking_imports = fields.BooleanField(default=False)
 
     def check(self, graph: ImportGraph, verbose: bool) -> ContractCheck:
         # One graph over every package: a cycle may run from one package into another and back.
@@ -29,6 +37,11 @@ class AcyclicModulesContract(Contract):
         for package in self.packages:  # type: ignore[attr-defined]
             modules |= {package, *graph.find_descendants(package)}
         edges = {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
+        if self.exclude_type_checking_imports:  # type: ignore[attr-defined]
+            for importer, imported in list(_pairs(edges)):
+                lines = {d["line_number"] for d in graph.get_import_details(importer=importer, imported=imported)}
+                if lines and lines <= _type_checking_lines(importer):
+                    edges[importer].discard(imported)
         cycles = [_one_cycle(edges, c) for c in strongly_connected(edges) if len(c) > 1]
         metadata = {"cycles": [_with_lines(graph, cycle) for cycle in sorted(cycles)]}
         return ContractCheck(kept=not cycles, metadata=metadata)
@@ -110,3 +123,31 @@ def _with_lines(graph: ImportGraph, cycle: list[str]) -> list[tuple[str, str, st
         lines = ", ".join(f"l.{d['line_number']}" for d in details) or "?"
         steps.append((importer, imported, lines))
     return steps
+
+
+def _pairs(edges: dict[str, set[str]]):
+    for importer, imported in edges.items():
+        for module in imported:
+            yield importer, module
+
+
+@cache
+def _type_checking_lines(module: str) -> frozenset[int]:
+    """The lines of the import statements under `if TYPE_CHECKING:` in the module's source. The file is found
+    from its top-level package, which is not executed (importing a submodule would run Django's models)."""
+    top, *rest = module.split(".")
+    spec = importlib.util.find_spec(top)
+    if spec is None or not spec.submodule_search_locations:
+        return frozenset()
+    base = Path(next(iter(spec.submodule_search_locations))).joinpath(*rest)
+    path = base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py"
+    if not path.is_file():
+        return frozenset()
+    lines = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            for inner in node.body:
+                for statement in ast.walk(inner):
+                    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                        lines.add(statement.lineno)
+    return frozenset(lines)

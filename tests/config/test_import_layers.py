@@ -96,3 +96,16 @@ def test_two_core_modules_importing_each_other_fail_the_check(tmp_path):
         "- annotation.circle_a -> annotation.circle_b (l.1)\n"
         "- annotation.circle_b -> annotation.circle_a (l.2)\n"
     ) in result.stdout
+
+
+def test_a_circle_closed_only_under_type_checking_is_no_circle(tmp_path):
+    # Such an import never runs; the plugin contract names the core's models in its types that way.
+    root = copy_of_the_code(tmp_path)
+    (root / "annotation" / "circle_a.py").write_text("from annotation import circle_b\n")
+    (root / "annotation" / "circle_b.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from annotation import circle_a\n"
+    )
+
+    result = lint_imports(root)
+
+    assert (result.returncode, broken(result)) == (0, []), result.stdout
