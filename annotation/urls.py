@@ -44,7 +44,6 @@ urlpatterns = [
     path("p/<slug:slug>/work/<int:assignment_id>/skip/", work_views.skip, name="assignment_skip"),
     path("p/<slug:slug>/skips/", work_views.project_skips, name="project_skips"),
     path("p/<slug:slug>/items/", items.item_list, name="item_list"),
-    path("p/<slug:slug>/items/bulk/", items.item_bulk, name="item_bulk"),
     path("p/<slug:slug>/items/<int:item_id>/", items.item_detail, name="item_detail"),
     path("p/<slug:slug>/items/<int:item_id>/known-answer/", items.item_known_answer, name="item_known_answer"),
     path("p/<slug:slug>/rounds/", rounds.judging_rounds, name="judging_rounds"),

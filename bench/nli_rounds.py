@@ -213,10 +213,12 @@ def timed_plan(function, project):
     """A judging plan timed as a whole (commit included) and where the time went: the gold decisions it
     re-takes (rounds 2 and 3), the pure planner, the COPY of the assignments (with their foreign keys
     checked once, annotation/foreign_keys.py), the commit, and the rest (reads, updates)."""
+    import dataclasses
+
     from django.db import transaction
 
     import annotation.services.judging as judging
-    import qc.gold
+    from annotation import hooks
 
     parts: dict[str, float] = {}
 
@@ -230,18 +232,21 @@ def timed_plan(function, project):
 
         return wrapper
 
+    engine = hooks.gold_engine()
     originals = (
         judging.plan_balanced,
         judging._insert_judge_assignments,
-        qc.gold.gold_recompute_outcomes,
         judging.plan_balanced_columns,
         judging.planned_blocks_save,
     )
     judging.plan_balanced = timing("planner", originals[0])
     judging._insert_judge_assignments = timing("copy", originals[1])
-    qc.gold.gold_recompute_outcomes = timing("gold_decisions", originals[2])
-    judging.plan_balanced_columns = timing("planner", originals[3])
-    judging.planned_blocks_save = timing("blocks", originals[4])
+    # The judging engine reaches the gold engine through annotation.hooks: the timed one is registered there.
+    hooks.gold_engine_register(
+        dataclasses.replace(engine, recompute_outcomes=timing("gold_decisions", engine.recompute_outcomes))
+    )
+    judging.plan_balanced_columns = timing("planner", originals[2])
+    judging.planned_blocks_save = timing("blocks", originals[3])
     try:
         started = time.perf_counter()
         with transaction.atomic():  # the service's own atomic block becomes a savepoint: commit timed apart
@@ -253,10 +258,10 @@ def timed_plan(function, project):
         (
             judging.plan_balanced,
             judging._insert_judge_assignments,
-            qc.gold.gold_recompute_outcomes,
             judging.plan_balanced_columns,
             judging.planned_blocks_save,
         ) = originals
+        hooks.gold_engine_register(engine)
     parts["reads_and_rest"] = round(total - sum(parts.values()), 3)
     return result, total, parts
 

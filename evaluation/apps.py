@@ -12,6 +12,8 @@ class EvaluationConfig(AppConfig):
     def ready(self) -> None:
         from importlib import import_module
 
+        # The tasks are registered in every process, so services can send them by name (evaluation/task_names.py).
+        from evaluation import tasks  # noqa: F401
         from evaluation.task_types import task_type_modules
 
         for module in [*KIND_MODULES, *task_type_modules("kinds")]:

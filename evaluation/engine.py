@@ -1,5 +1,8 @@
 """The run engine: plan a run's calls, drain them with threads under the shared limiter, finish.
 
+The calls themselves (planning, claiming, executing one) are evaluation/calls.py; writing what they
+brought back is evaluation/results.py; this module owns a run and drains it.
+
 Who does what:
 - `run_start` (Celery, queue `llm`; one message per run) *owns* the run through qc/runs.py: it claims
   it (or resumes it after a dead worker), beats from a thread, plans the calls once (bulk, idempotent
@@ -30,31 +33,29 @@ Who does what:
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 import time
-import uuid
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Count, F, Q, Sum
+from django.db import transaction
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
-from evaluation.bulk_insert import insert_rows
-from evaluation.kinds import RunKind, Unit, get_kind
+from evaluation.calls import Claimed, Outcome, call_execute, call_lease_seconds, calls_claim, run_plan
+from evaluation.kinds import RunKind, get_kind
 from evaluation.llm import client as llm
-from evaluation.llm.limiter import KeptSlot, LimiterUnavailable, Limits
+from evaluation.llm.limiter import KeptSlot, Limits
 from evaluation.models import Call, Endpoint, Run
-from evaluation.results import Tally, _setting, results_write, retry_delay  # noqa: F401  (retry_delay: API)
+from evaluation.results import Tally, results_write
+from evaluation.task_names import RUN_HELP
 from qc.runs import RunLost, run_beat_or_stop, run_fail, run_finish, run_heartbeat, run_lock_held, run_take
+from qc.task_names import task_send
 
 logger = logging.getLogger(__name__)
 
@@ -64,240 +65,6 @@ UNFINISHED_CALLS = (Call.Status.PENDING, Call.Status.RUNNING)
 # predictions to 0.82-0.83 of the endpoint's limit against 0.84-0.87 (bench/benchmark_runs.py).
 FLUSH_SECONDS = 0.25
 CLAIM_BACKOFF_SECONDS = 0.2
-PLAN_BATCH = 1000
-FIRST_PLAN_STEP = 100  # units in the first committed step of a plan: the helpers' first work
-
-
-def call_lease_seconds(endpoint: Endpoint) -> float:
-    configured = _setting("GOTONG_LLM_LEASE_SECONDS", 0)
-    return float(configured) if configured else 2 * float(endpoint.timeout_seconds) + 30
-
-
-# --- planning --------------------------------------------------------------------------------------
-
-
-def _calls_for(run: Run, units: list[Unit], endpoint_ids: list[int]) -> list[dict[str, Any]]:
-    calls = []
-    for unit in units:
-        request = unit.request()
-        for endpoint_id in unit.endpoint_ids or endpoint_ids:
-            calls.append(
-                {
-                    "run_id": run.pk,
-                    "endpoint_id": endpoint_id,
-                    "unit_key": unit.key,
-                    "template": unit.template,
-                    "operation": unit.operation,
-                    "request": request,
-                }
-            )
-    return calls
-
-
-def _insert_calls(run: Run, units: list[Unit], endpoint_ids: list[int]) -> None:
-    """Insert the units' calls, PLAN_BATCH units a statement (a unit already planned is skipped: unique
-    constraint)."""
-    for start in range(0, len(units), PLAN_BATCH):
-        insert_rows(Call, _calls_for(run, units[start : start + PLAN_BATCH], endpoint_ids), ignore_conflicts=True)
-
-
-def calls_add(*, run: Run, units: list[Unit]) -> int:
-    """Insert the units' calls (a unit already planned is skipped); the run's total."""
-    _insert_calls(run, list(units), list(run.endpoints.order_by("pk").values_list("pk", flat=True)))
-    return Call.objects.filter(run_id=run.pk).count()
-
-
-def run_plan(*, run_id: int, attempt: int, kind: RunKind, on_first_step: Callable[[], None] | None = None) -> bool:
-    """Create the run's calls once; False if this attempt lost the run (taken over, paused, cancelled).
-
-    The calls are committed in steps (FIRST_PLAN_STEP units, then PLAN_BATCH at a time), each step
-    under the run's lock, and `on_first_step` (the owner sends its helpers there) runs once the first
-    step is committed: helpers drain the first calls while the owner plans the rest, instead of every
-    worker waiting for the whole plan (0.8 s of a 10,000-call benchmark's ~19 s). A step is idempotent
-    (unique constraint): an owner that dies half-way is resumed and plans again, skipping what is there.
-    Only the last step sets `planned_at` and the total, and only a planned run can finish."""
-    first_step_done = on_first_step or (lambda: None)
-    with transaction.atomic():
-        run = run_lock_held(model=Run, run_id=run_id, attempt=attempt)
-        if run is None:
-            return False
-        if run.planned_at is not None:
-            first_step_done()
-            return True
-    endpoint_ids = list(run.endpoints.order_by("pk").values_list("pk", flat=True))
-    batch: list[Unit] = []
-    step = FIRST_PLAN_STEP
-    for unit in kind.units(run):
-        batch.append(unit)
-        if len(batch) >= step:
-            if not _plan_step(run, attempt, batch, endpoint_ids):
-                return False
-            if step == FIRST_PLAN_STEP:
-                first_step_done()
-            batch, step = [], PLAN_BATCH
-    with transaction.atomic():
-        if not _plan_step(run, attempt, batch, endpoint_ids):
-            return False
-        total = Call.objects.filter(run_id=run_id).count()
-        Run.objects.filter(pk=run_id).update(planned_at=timezone.now(), total=total)
-    if step == FIRST_PLAN_STEP:  # the whole plan was smaller than a first step
-        first_step_done()
-    logger.info("llm_run.planned", extra={"run_id": run_id, "calls": total, "kind": run.kind})
-    return True
-
-
-@transaction.atomic
-def _plan_step(run: Run, attempt: int, units: list[Unit], endpoint_ids: list[int]) -> bool:
-    if run_lock_held(model=Run, run_id=run.pk, attempt=attempt) is None:
-        return False
-    _insert_calls(run, units, endpoint_ids)
-    return True
-
-
-# --- claiming and executing ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Claimed:
-    pk: int
-    endpoint_id: int
-    unit_key: str
-    template: str
-    operation: str
-    request: dict
-    attempts: int
-    token: str
-
-
-@dataclass(frozen=True)
-class Outcome:
-    result: llm.ChatResult | llm.EmbeddingResult | llm.LikelihoodResult | None = None
-    error: llm.LLMError | None = None
-    slot_timeout: bool = False
-    # Not sent because the limiter's Redis is down: not an attempt, and tried again after a pause.
-    limiter_down: bool = False
-
-
-def calls_claim(*, run_id: int, limit: int, lease_seconds: float) -> list[Claimed]:
-    """Lease up to `limit` ready calls of a running run (pending and due, or leased and expired).
-    PostgreSQL: one UPDATE ... RETURNING over SELECT ... FOR UPDATE SKIP LOCKED (three queries cost
-    a claim 15 ms under load); other databases: the same in three ORM queries."""
-    if limit <= 0:
-        return []
-    now = timezone.now()
-    token = uuid.uuid4().hex
-    until = now + timedelta(seconds=lease_seconds)
-    if connection.vendor == "postgresql":
-        calls, runs = Call._meta.db_table, Run._meta.db_table
-        sql = f"""
-            UPDATE {calls} SET status = 'running', lease_token = %s, lease_until = %s, attempts = attempts + 1
-            WHERE id IN (
-                SELECT c.id FROM {calls} c JOIN {runs} r ON r.id = c.run_id
-                WHERE c.run_id = %s AND r.status = 'running' AND (
-                    (c.status = 'pending' AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= %s))
-                    OR (c.status = 'running' AND c.lease_until < %s))
-                ORDER BY c.id LIMIT %s FOR UPDATE OF c SKIP LOCKED)
-            RETURNING id, endpoint_id, unit_key, template, operation, request, attempts
-        """
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(sql, [token, until, run_id, now, now, limit])
-            rows = cursor.fetchall()
-        return [
-            Claimed(
-                pk,
-                endpoint_id,
-                key,
-                template,
-                op,
-                request if isinstance(request, dict) else json.loads(request),
-                attempts,
-                token=token,
-            )
-            for pk, endpoint_id, key, template, op, request, attempts in sorted(rows)
-        ]
-    with transaction.atomic():
-        ready = (
-            Call.objects.filter(run_id=run_id, run__status=Run.Status.RUNNING)
-            .filter(
-                Q(status=Call.Status.PENDING, next_attempt_at__isnull=True)
-                | Q(status=Call.Status.PENDING, next_attempt_at__lte=now)
-                | Q(status=Call.Status.RUNNING, lease_until__lt=now)
-            )
-            .order_by("pk")
-            .select_for_update(skip_locked=True, of=("self",))
-            .values_list("pk", flat=True)[:limit]
-        )
-        ids = list(ready)
-        if not ids:
-            return []
-        Call.objects.filter(pk__in=ids).update(
-            status=Call.Status.RUNNING, lease_token=token, lease_until=until, attempts=F("attempts") + 1
-        )
-        rows = Call.objects.filter(pk__in=ids).values_list(
-            "pk", "endpoint_id", "unit_key", "template", "operation", "request", "attempts"
-        )
-        return [Claimed(*row, token=token) for row in rows]
-
-
-def call_execute(
-    call: Claimed,
-    endpoint: Endpoint,
-    config: llm.EndpointConfig,
-    limits: Limits,
-    *,
-    call_lease: float,
-    kept: KeptSlot,
-) -> Outcome:
-    """One request under the endpoint's limiter (runs in a pool thread; no database here), in the
-    thread's kept slot. Waiting for a slot gives up in time for the request to end before the call's
-    lease does."""
-    wait_budget = max(1.0, call_lease - config.timeout_seconds - 5)
-    try:
-        kept.take(limits, give_up_after=wait_budget)
-        try:
-            return Outcome(result=_request(call, config))
-        finally:
-            kept.done()
-    except llm.LLMError as exc:
-        return Outcome(error=exc)
-    except TimeoutError:
-        return Outcome(slot_timeout=True)
-    except LimiterUnavailable:
-        logger.warning("llm_run.limiter_unavailable", extra={"call_id": call.pk})
-        return Outcome(limiter_down=True)
-    except Exception as exc:  # a bug, not the endpoint's fault: fail the call, keep the run going
-        logger.exception("llm_run.call_crashed", extra={"call_id": call.pk})
-        return Outcome(error=llm.LLMError(f"{type(exc).__name__}: {exc}", kind="internal", retryable=False))
-
-
-def _request(call: Claimed, config: llm.EndpointConfig) -> Any:
-    if call.operation == Call.Operation.EMBED:
-        return llm.embed(endpoint=config, inputs=call.request.get("input", []))
-    if call.operation == Call.Operation.SCORE:
-        return llm.score_continuation(
-            endpoint=config,
-            context=call.request.get("context", ""),
-            continuation=call.request.get("continuation", ""),
-        )
-    params = call.request.get("params", {})
-    if "prompt" in call.request:  # a plain completion (Unit.prompt)
-        return llm.complete(
-            endpoint=config,
-            prompt=call.request["prompt"],
-            max_tokens=params.get("max_tokens"),
-            temperature=params.get("temperature"),
-            stop=params.get("stop"),
-            seed=params.get("seed"),
-        )
-    return llm.chat(
-        endpoint=config,
-        messages=call.request.get("messages", []),
-        max_tokens=params.get("max_tokens"),
-        temperature=params.get("temperature"),
-        logprobs=params.get("logprobs"),
-        stop=params.get("stop"),
-        seed=params.get("seed"),
-    )
 
 
 # --- the drain loop --------------------------------------------------------------------------------
@@ -305,7 +72,7 @@ def _request(call: Claimed, config: llm.EndpointConfig) -> Any:
 
 def _threads(endpoints: dict[int, Endpoint]) -> int:
     most = max((e.max_concurrency for e in endpoints.values()), default=1)
-    return max(1, min(int(_setting("GOTONG_LLM_THREADS", 32)), most))
+    return max(1, min(int(getattr(settings, "GOTONG_LLM_THREADS", 32)), most))
 
 
 @dataclass
@@ -339,127 +106,154 @@ def _remaining(run_id: int) -> Remaining:
 def drain(*, run_id: int, owner_attempt: int | None = None) -> Tally:
     """Execute the run's calls until none is claimable (a helper) or none is unfinished (the owner,
     which then finishes the run). Returns what this drainer recorded."""
-    run = Run.objects.get(pk=run_id)
-    kind = get_kind(run.kind)
-    endpoints = {e.pk: e for e in run.endpoints.all()}
-    configs = {pk: llm.EndpointConfig.of(e) for pk, e in endpoints.items()}
-    limits = {
-        pk: Limits(
-            key=str(pk),
-            max_concurrency=e.max_concurrency,
-            requests_per_minute=e.requests_per_minute,
-            # A request lasts at most about its timeout (the client's total deadline): a dead
-            # worker's slots come back soon after that.
-            lease_seconds=float(e.timeout_seconds) + 5,
-        )
-        for pk, e in endpoints.items()
-    }
-    lease = max((call_lease_seconds(e) for e in endpoints.values()), default=60.0)
-    threads = _threads(endpoints)
-    total = Tally()
-    in_flight = 0
-    finished: list[tuple[Claimed, Outcome]] = []
-    last_flush = time.monotonic()
+    drainer = _Drainer(run_id=run_id, owner_attempt=owner_attempt)
+    with ThreadPoolExecutor(max_workers=drainer.threads, thread_name_prefix=f"llm-run-{run_id}") as pool:
+        for _ in range(drainer.threads):
+            pool.submit(drainer.serve)
+        try:
+            drainer.loop()
+        finally:
+            for _ in range(drainer.threads):
+                drainer.work.put(None)  # every serve() returns, so the pool's shutdown does not wait forever
+    return drainer.total
 
-    def flush() -> None:
-        nonlocal finished, last_flush
-        if finished:
-            tally = results_write(run=run, kind=kind, endpoints=endpoints, results=finished)
-            total.done += tally.done
-            total.failed += tally.failed
-            finished = []
-        last_flush = time.monotonic()
 
-    # Claimed calls wait on `work` for the pool's threads; each thread runs `serve`, which keeps its
-    # request slot while its next call is ready (KeptSlot) and puts (call, outcome) on `completed`.
-    work: queue.SimpleQueue = queue.SimpleQueue()
-    completed: queue.SimpleQueue = queue.SimpleQueue()
-    # Keep more calls claimed than threads, so a thread never waits for the next claim; not many more,
-    # so other workers still find work.
-    target = threads + max(1, threads // 2)
-    next_claim = 0.0
+class _Drainer:
+    """One drain of a run. Only the main thread (`loop`) touches the database: it claims calls, hands them
+    to the pool's threads, and writes what they bring back; each thread runs `serve`."""
 
-    def serve() -> None:
+    def __init__(self, *, run_id: int, owner_attempt: int | None) -> None:
+        self.run_id, self.owner_attempt = run_id, owner_attempt
+        self.run = Run.objects.get(pk=run_id)
+        self.kind = get_kind(self.run.kind)
+        self.endpoints = {e.pk: e for e in self.run.endpoints.all()}
+        self.configs = {pk: llm.EndpointConfig.of(e) for pk, e in self.endpoints.items()}
+        self.limits = {
+            pk: Limits(
+                key=str(pk),
+                max_concurrency=e.max_concurrency,
+                requests_per_minute=e.requests_per_minute,
+                # A request lasts at most about its timeout (the client's total deadline): a dead
+                # worker's slots come back soon after that.
+                lease_seconds=float(e.timeout_seconds) + 5,
+            )
+            for pk, e in self.endpoints.items()
+        }
+        self.lease = max((call_lease_seconds(e) for e in self.endpoints.values()), default=60.0)
+        self.threads = _threads(self.endpoints)
+        self.total = Tally()
+        self.in_flight = 0
+        self.finished: list[tuple[Claimed, Outcome]] = []
+        self.last_flush = time.monotonic()
+        # Claimed calls wait on `work` for the pool's threads; each thread runs `serve`, which keeps its
+        # request slot while its next call is ready (KeptSlot) and puts (call, outcome) on `completed`.
+        self.work: queue.SimpleQueue = queue.SimpleQueue()
+        self.completed: queue.SimpleQueue = queue.SimpleQueue()
+        # Keep more calls claimed than threads, so a thread never waits for the next claim; not many more,
+        # so other workers still find work.
+        self.target = self.threads + max(1, self.threads // 2)
+        self.next_claim = 0.0
+
+    def serve(self) -> None:
         kept = KeptSlot()
         try:
             while True:
                 try:
-                    call = work.get_nowait()
+                    call = self.work.get_nowait()
                 except queue.Empty:
                     kept.drop()  # nothing ready for this thread: the slot goes back before it waits
-                    call = work.get()
+                    call = self.work.get()
                 if call is None:
                     return
                 outcome = call_execute(
                     call,
-                    endpoints[call.endpoint_id],
-                    configs[call.endpoint_id],
-                    limits[call.endpoint_id],
-                    call_lease=lease,
+                    self.endpoints[call.endpoint_id],
+                    self.configs[call.endpoint_id],
+                    self.limits[call.endpoint_id],
+                    call_lease=self.lease,
                     kept=kept,
                 )
-                completed.put((call, outcome))
+                self.completed.put((call, outcome))
         finally:
             kept.drop()
             llm.close_thread_clients()
 
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"llm-run-{run_id}") as pool:
-        for _ in range(threads):
-            pool.submit(serve)
+    def loop(self) -> None:
+        while True:
+            asked, claimed = self._claim()
+            self._collect()
+            if self.finished and (
+                len(self.finished) >= self.threads
+                or not self.in_flight
+                or time.monotonic() - self.last_flush > FLUSH_SECONDS
+            ):
+                self._flush()
+            if self.in_flight or claimed:
+                continue
+            if not asked:
+                # The last claim came back short and its backoff has not passed: nothing was asked
+                # for this time, so this is no sign that the run is drained (a helper that left
+                # here did 512 of 10,000 calls while the owner did the rest).
+                time.sleep(max(0.0, self.next_claim - time.monotonic()))
+                continue
+            self._flush()
+            if self._leaves_when_idle():
+                return
+
+    def _claim(self) -> tuple[bool, list[Claimed]]:
+        """Claim calls for the threads while fewer than `threads` are in flight and the backoff has passed;
+        (whether a claim was asked for, what it brought)."""
+        claimed: list[Claimed] = []
+        now = time.monotonic()
+        asked = self.in_flight < self.threads and now >= self.next_claim
+        if asked:
+            claimed = calls_claim(run_id=self.run_id, limit=self.target - self.in_flight, lease_seconds=self.lease)
+            if len(claimed) < self.target - self.in_flight:
+                self.next_claim = now + CLAIM_BACKOFF_SECONDS  # the run is (nearly) drained: ask less often
+            for call in claimed:
+                self.work.put(call)
+            self.in_flight += len(claimed)
+        return asked, claimed
+
+    def _collect(self) -> None:
+        """Take what the threads have finished, waiting a little for the first one."""
+        if not self.in_flight:
+            return
         try:
+            item = self.completed.get(timeout=FLUSH_SECONDS / 2)
             while True:
-                claimed: list[Claimed] = []
-                now = time.monotonic()
-                asked = in_flight < threads and now >= next_claim
-                if asked:
-                    claimed = calls_claim(run_id=run_id, limit=target - in_flight, lease_seconds=lease)
-                    if len(claimed) < target - in_flight:
-                        next_claim = now + CLAIM_BACKOFF_SECONDS  # the run is (nearly) drained: ask less often
-                    for call in claimed:
-                        work.put(call)
-                    in_flight += len(claimed)
-                if in_flight:
-                    try:
-                        item = completed.get(timeout=FLUSH_SECONDS / 2)
-                        while True:
-                            finished.append(item)
-                            in_flight -= 1
-                            item = completed.get_nowait()
-                    except queue.Empty:
-                        pass
-                if finished and (
-                    len(finished) >= threads or not in_flight or time.monotonic() - last_flush > FLUSH_SECONDS
-                ):
-                    flush()
-                if in_flight or claimed:
-                    continue
-                if not asked:
-                    # The last claim came back short and its backoff has not passed: nothing was asked
-                    # for this time, so this is no sign that the run is drained (a helper that left
-                    # here did 512 of 10,000 calls while the owner did the rest).
-                    time.sleep(max(0.0, next_claim - time.monotonic()))
-                    continue
-                flush()
-                # Nothing in flight and nothing claimed: done, waiting for retries, or others' leases.
-                state = Run.objects.filter(pk=run_id).values_list("status", "attempts").first()
-                holds = owner_attempt is not None and state is not None and state == (Run.Status.RUNNING, owner_attempt)
-                if not holds:
-                    break  # a helper with nothing to claim, or an owner that lost / paused / cancelled the run
-                remaining = _remaining(run_id)
-                if remaining.unfinished == 0:
-                    if run_complete(run_id=run_id, attempt=owner_attempt, kind=kind):
-                        break
-                    continue
-                if remaining.ready:
-                    continue
-                pause = 0.2
-                if remaining.delayed_until is not None:
-                    pause = min(1.0, max(0.0, (remaining.delayed_until - timezone.now()).total_seconds()))
-                time.sleep(pause)
-        finally:
-            for _ in range(threads):
-                work.put(None)  # every serve() returns, so the pool's shutdown does not wait forever
-    return total
+                self.finished.append(item)
+                self.in_flight -= 1
+                item = self.completed.get_nowait()
+        except queue.Empty:
+            pass
+
+    def _flush(self) -> None:
+        if self.finished:
+            tally = results_write(run=self.run, kind=self.kind, endpoints=self.endpoints, results=self.finished)
+            self.total.done += tally.done
+            self.total.failed += tally.failed
+            self.finished = []
+        self.last_flush = time.monotonic()
+
+    def _leaves_when_idle(self) -> bool:
+        """Nothing in flight and nothing claimed: done, waiting for retries, or others' leases. True when
+        this drainer leaves: a helper with nothing to claim, an owner that lost, paused or cancelled the
+        run, or one that has just finished it; otherwise it waits for the next call to be due."""
+        state = Run.objects.filter(pk=self.run_id).values_list("status", "attempts").first()
+        owner = self.owner_attempt
+        if owner is None or state is None or state != (Run.Status.RUNNING, owner):
+            return True
+        remaining = _remaining(self.run_id)
+        if remaining.unfinished == 0:
+            return run_complete(run_id=self.run_id, attempt=owner, kind=self.kind)
+        if remaining.ready:
+            return False
+        pause = 0.2
+        if remaining.delayed_until is not None:
+            pause = min(1.0, max(0.0, (remaining.delayed_until - timezone.now()).total_seconds()))
+        time.sleep(pause)
+        return False
 
 
 @transaction.atomic
@@ -530,11 +324,9 @@ def run_execute(*, run_id: int, task_id: str) -> Run | None:
 def _send_helpers(run_id: int) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return  # one process: the owner's threads are all there is
-    from evaluation.tasks import run_help
-
-    for _ in range(int(_setting("GOTONG_LLM_HELPERS", 1))):
+    for _ in range(int(getattr(settings, "GOTONG_LLM_HELPERS", 1))):
         try:
-            run_help.apply_async(args=[run_id])
+            task_send(RUN_HELP, args=[run_id])
         except BrokerUnavailable:  # helpers only speed a run up: the owner drains every call itself
             logger.warning("llm_run.helper_not_sent", extra={"run_id": run_id}, exc_info=True)
             return

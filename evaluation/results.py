@@ -1,7 +1,7 @@
 """Writing what the requests of a run brought back: replies, retries, failures, and the run's counters.
 
 Every write of a call is fenced by the lease token its drainer got when it claimed the call (see
-evaluation/engine.py), so a reply is recorded at most once, and the kind's `on_result` runs only for
+evaluation/calls.py), so a reply is recorded at most once, and the kind's `on_result` runs only for
 replies actually recorded, in the same transaction.
 
 Two workers record batches at the same time. The kind first locks its rows in one fixed order
@@ -20,19 +20,17 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from evaluation.calls import Claimed, Outcome, calls_add
 from evaluation.kinds import RunKind, Unit
 from evaluation.llm import client as llm
 from evaluation.models import Call, Endpoint, Run
-
-if TYPE_CHECKING:
-    from evaluation.engine import Claimed, Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -276,8 +274,6 @@ def _results_write_once(
     kind.batch_end(run)
     counters: dict[str, Any] = {}
     if follow_ups:
-        from evaluation.engine import calls_add  # the planner; it imports this module
-
         counters["total"] = calls_add(run=run, units=follow_ups)
     if tally.done or tally.failed:
         counters.update(

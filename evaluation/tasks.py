@@ -17,9 +17,11 @@ from celery import Task, shared_task
 # which a short run would otherwise wait for (bench/llm_runs.py).
 from evaluation.engine import drain, run_execute
 from evaluation.fairness import DEFER_SECONDS, project_slot, run_wait_turn
+from evaluation.services.runs import runs_sweep_llm
+from evaluation.task_names import RUN_HELP, RUN_START, SWEEP_RUNS
 
 
-@shared_task(bind=True, name="evaluation.run_start", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
+@shared_task(bind=True, name=RUN_START, acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def run_start(self: Task, run_id: int) -> dict | None:
     with project_slot(run_id=run_id) as held:
         if not held:  # the project holds its share of the llm workers: back to the queue, its turn comes
@@ -34,7 +36,7 @@ def run_start(self: Task, run_id: int) -> dict | None:
     return {"run": run.pk, "status": run.status, "done": drained.done, "failed": drained.failed}
 
 
-@shared_task(name="evaluation.run_help", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
+@shared_task(name=RUN_HELP, acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def run_help(run_id: int) -> dict:
     """Drain beside the owner; idempotent (a redelivered or late message finds nothing to claim). Over
     the project's share of the llm workers it leaves at once: the owner drains every call anyway."""
@@ -46,9 +48,7 @@ def run_help(run_id: int) -> dict:
 
 
 # Sent by Celery beat every GOTONG_SWEEP_SECONDS; idempotent.
-@shared_task(name="evaluation.sweep_runs", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
+@shared_task(name=SWEEP_RUNS, acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def sweep_runs() -> dict[str, list[int]]:
-    from evaluation.services.runs import runs_sweep_llm
-
     report = runs_sweep_llm()
     return {"requeued": report.requeued, "failed": report.failed}

@@ -22,10 +22,11 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from annotation.agreement import alpha_nominal_counts, value_counts
+from annotation.gold import DECIDABLE
 from annotation.models import Assignment, Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
-from qc.gold import DECIDABLE
 from qc.readings import NO_VARIATION, TOO_FEW
+from qc.reports.snapshots import inline_limit
 
 
 class Median(Aggregate):
@@ -118,8 +119,6 @@ def category_agreement(*, project: Project) -> dict[str, Any] | None:
     over the judges' values (the task type's agreement_value; the author is not counted) of decidable
     items, by the item's category ("" for items without one); None when the task type has no judging
     or the project is too big to read here. Two queries."""
-    from qc.reports.snapshots import inline_limit
-
     task_type = get_task_type(project.task_type)
     rule = task_type.judging_rule(project_settings(project))
     if rule is None:

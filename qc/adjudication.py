@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
-from annotation.models import Item, Judgment
+from annotation.models import Item, Judgment, Membership
 from qc.models import GoldDecision, GoldOverride
 from qc.overrides import OVERRIDABLE
 
@@ -116,3 +116,9 @@ def item_adjudication(*, item: Item) -> Adjudication:
     overrides = tuple(GoldOverride.objects.filter(item=item).select_related("user").order_by("created_at", "id"))
     outcomes = tuple((value, label) for value, label in GoldDecision.Outcome.choices if value in OVERRIDABLE)
     return Adjudication(judgments, majority, count, decision, details, overrides, outcomes)
+
+
+def item_adjudication_panel(*, item: Item, membership: Membership) -> dict[str, Any]:
+    """The item page's adjudication for reviewers and admins (annotation.hooks): every judgment, the
+    majority, the gold decision, the overrides; only admins may override."""
+    return {"adjudication": item_adjudication(item=item), "can_override": membership.role == Membership.Role.ADMIN}

@@ -2,8 +2,10 @@
 
 The decision itself is the task type's pure `gold_decide(GoldCase) -> GoldOutcome`; this module only
 builds the cases from rows (judgments in the project's annotator order, for tie-breaks), saves one
-GoldDecision per item and moves the item's status. It also reports which items now ask for another
-judging round, so the judging engine (annotation.services.judging) can plan it.
+GoldDecision per item, moves the item's status as annotation.gold says, and puts the admins' overrides
+back on top. It also reports which items now ask for another judging round, so the judging engine
+(annotation.services.judging) can plan it; the core reaches it through annotation.hooks (qc.apps
+registers it).
 """
 
 from __future__ import annotations
@@ -25,17 +27,16 @@ from annotation.aggregation.store import annotator_abilities
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import batched, fewer_gc_passes
 from annotation.foreign_keys import triggers_off_for_locked_parents
+from annotation.gold import DECIDABLE, GoldRecompute, item_status, status_reason
 from annotation.importing.bulkwrite import SharedJson, copy_text
 from annotation.models import Item, Judgment, Project
 from annotation.services.judging import ids_in
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow, TaskType
 from annotation.task_types.memo import GoldMemo
+from qc.gold_sets import gold_recompute_project_sets, set_based_applies
 from qc.models import GoldDecision
-from qc.overrides import overrides_reapply
 
-# Items in these states have been approved by QC and may be judged and decided on.
-DECIDABLE = (Item.Status.APPROVED, Item.Status.JUDGED, Item.Status.GOLD, Item.Status.EXCLUDED)
 # From this many decisions in a batch, PostgreSQL saves them through COPY into a staging table (see
 # _save_by_copy); fewer (a single judgment's recompute) keep the plain upsert and create no table.
 COPY_FROM = 200
@@ -59,40 +60,11 @@ class _ProjectContext:
         return key
 
 
-@dataclass
-class GoldRecompute:
-    """What a recompute did: decisions per outcome, and the items that now ask for another round.
-
-    next_rounds: item id -> the round its decision asks for, only where the item is still in an
-    earlier round (item.judging_round < n), i.e. where the judging engine has a round to plan.
-    """
-
-    totals: dict[str, int] = field(default_factory=dict)
-    next_rounds: dict[int, int] = field(default_factory=dict)
-
-
 @lru_cache(maxsize=4096)
 def _decoded(text: str | None) -> dict[str, Any]:
     # Few distinct values and flag sets across many judgments: decode each once. The dicts are shared,
     # so task types must treat JudgmentRow.value and .flags as read-only.
     return json.loads(text) if text else {}
-
-
-def _item_status(current: str, outcome: str) -> str:
-    if outcome == GoldDecision.Outcome.EXCLUDED:
-        return Item.Status.EXCLUDED
-    if outcome == GoldDecision.Outcome.GOLD:
-        # The item is in the gold set the export writes: its status says so (dashboard, item list filter).
-        return Item.Status.GOLD
-    if outcome == GoldDecision.Outcome.NO_GOLD:
-        return Item.Status.JUDGED  # fully judged, no label reached the bar (the reason says why)
-    return Item.Status.APPROVED
-
-
-def _status_reason(status: str, outcome: str, reason: str) -> str:
-    if status == Item.Status.EXCLUDED or outcome == GoldDecision.Outcome.NO_GOLD:
-        return reason
-    return ""
 
 
 def _contexts(project_ids: set[int]) -> dict[int, _ProjectContext]:
@@ -197,7 +169,7 @@ def _decide_and_save(items: list[tuple], context: dict[int, _ProjectContext], re
     decisions, status_changes = [], defaultdict(list)
     # (status, outcome, reason) -> (new status, new reason): few distinct triples among many items.
     moves: dict[tuple[str, str, str], tuple[str, str]] = {}
-    for item_id, project_id, status, status_reason, judging_round, payload in items:
+    for item_id, project_id, status, current_reason, judging_round, payload in items:
         ctx = context[project_id]
         kind = ctx.kind
         rows = [r for r in by_item.get(item_id, ()) if kind is None or r[2] == kind]
@@ -226,9 +198,9 @@ def _decide_and_save(items: list[tuple], context: dict[int, _ProjectContext], re
         move_key = (status, outcome.outcome, outcome.reason)
         move = moves.get(move_key)
         if move is None:
-            new_status = _item_status(status, outcome.outcome)
-            move = moves[move_key] = (new_status, _status_reason(new_status, outcome.outcome, outcome.reason))
-        if move != (status, status_reason):
+            new_status = item_status(outcome.outcome)
+            move = moves[move_key] = (new_status, status_reason(new_status, outcome.outcome, outcome.reason))
+        if move != (status, current_reason):
             status_changes[move].append(item_id)
     overridden = _save_decisions(decisions)
     now = timezone.now()
@@ -338,6 +310,48 @@ def _save_by_copy(decisions: list[_Decision]) -> None:
         cursor.execute("TRUNCATE gold_decision_stage")
 
 
+def overrides_reapply(*, item_ids: Iterable[int] | None = None, project_id: int | None = None) -> list[int]:
+    """Put the overrides in force back on the decisions and items of the given items (or project).
+
+    Returns the ids of the overridden items. Called after every save of computed decisions, so an
+    admin's override (qc.overrides) outlives a recompute. Overrides are set by hand, so they are few:
+    this costs one query when there are none.
+    """
+    decisions = GoldDecision.objects.filter(override__isnull=False)
+    if item_ids is not None:
+        decisions = decisions.filter(item_id__in=ids_in(list(item_ids)))
+    else:
+        decisions = decisions.filter(item__project_id=project_id)
+    rows = list(
+        decisions.values_list(
+            "item_id",
+            "outcome",
+            "reason",
+            "override__outcome_after",
+            "override__note",
+            "item__status",
+            "item__status_reason",
+        ).order_by("item_id")
+    )
+    if not rows:
+        return []
+    decision_moves: dict[tuple[str, str], list[int]] = defaultdict(list)
+    item_moves: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for item_id, outcome, reason, after, note, status, current_reason in rows:
+        if (outcome, reason) != (after, note):
+            decision_moves[(after, note)].append(item_id)
+        new_status = item_status(after)
+        new_reason = note if new_status != Item.Status.GOLD else ""
+        if (status, current_reason) != (new_status, new_reason):
+            item_moves[(new_status, new_reason)].append(item_id)
+    for (outcome, reason), ids in decision_moves.items():
+        GoldDecision.objects.filter(item_id__in=ids).update(outcome=outcome, reason=reason)
+    now = timezone.now()
+    for (status, reason), ids in item_moves.items():
+        Item.objects.filter(pk__in=ids).update(status=status, status_reason=reason, updated_at=now)
+    return [row[0] for row in rows]
+
+
 def gold_recompute(*, item_ids: Iterable[int], batch_size: int = 2000) -> dict[str, int]:
     """Recompute and save the gold decision of the given items; return how many got each outcome."""
     return gold_recompute_outcomes(item_ids=item_ids, batch_size=batch_size).totals
@@ -346,8 +360,6 @@ def gold_recompute(*, item_ids: Iterable[int], batch_size: int = 2000) -> dict[s
 def gold_recompute_project(*, project: Project, batch_size: int = 2000) -> dict[str, int]:
     """Recompute every decidable item of the project; set-based on PostgreSQL where the task type
     allows it (qc.gold_sets), else item by item."""
-    from qc.gold_sets import gold_recompute_project_sets, set_based_applies
-
     if set_based_applies(project):
         with transaction.atomic():
             context = _contexts({project.pk})[project.pk]

@@ -22,8 +22,10 @@ from django.db import connection
 from django.utils import timezone
 
 from annotation.foreign_keys import triggers_off_for_locked_parents
+from annotation.gold import GoldRecompute, Outcome
 from annotation.importing.bulkwrite import SharedJson, copy_text
 from annotation.models import Item, ItemVersion, Judgment, Project
+from annotation.task_types import get_task_type
 from annotation.task_types.base import GoldCase, JudgmentRow
 from qc.models import GoldDecision
 
@@ -31,18 +33,14 @@ SAVED = ("policy", "outcome", "reason", "details", "judgment_ids", "computed_at"
 
 
 def set_based_applies(project: Project) -> bool:
-    from annotation.task_types import get_task_type
-
     return connection.vendor == "postgresql" and get_task_type(project.task_type).gold_payload_keys is not None
 
 
-def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tuple[str, ...]) -> Any:
+def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tuple[str, ...]) -> GoldRecompute:
     """Recompute the project's decisions (the caller's transaction holds the lock until it ends).
 
-    `context` is qc.gold's _ProjectContext of the project; returns qc.gold.GoldRecompute.
+    `context` is qc.gold's _ProjectContext of the project.
     """
-    from qc.gold import GoldRecompute
-
     keys = list(context.task_type.gold_payload_keys)
     with connection.cursor() as cursor:
         # Every decidable item locked (by pk, as every multi-row lock) so a concurrent judgment waits.
@@ -241,8 +239,8 @@ def _save(cursor, policy: str, asks_rounds: bool) -> dict[int, int]:
             f"WHERE NOT EXISTS (SELECT FROM {table} d WHERE d.{item} = c.item_id) ORDER BY c.item_id",
             [policy, now],
         )
-    # The status moves of qc.gold._item_status and _status_reason, in SQL.
-    out = GoldDecision.Outcome
+    # The status moves of annotation.gold.item_status and status_reason, in SQL.
+    out = Outcome
     status = Item.Status
     cursor.execute(
         f"UPDATE {Item._meta.db_table} i SET status = n.status, status_reason = n.reason, updated_at = %s "

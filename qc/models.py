@@ -5,6 +5,8 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from annotation import gold
+
 
 class ErrorType(models.Model):
     """A QC error category in a project's taxonomy (seeded from the task type's defaults)."""
@@ -62,12 +64,8 @@ class GoldDecision(models.Model):
     Items are never deleted: an excluded item keeps its row here with the reason.
     """
 
-    class Outcome(models.TextChoices):
-        GOLD = "gold", _("Gold")
-        EXCLUDED = "excluded", _("Excluded")
-        PENDING = "pending", _("Pending")
-        # Judged to the end of the task type's rounds without a consensus (e.g. no label chosen by 3 of 5).
-        NO_GOLD = "no_gold", _("No gold")
+    # The outcomes are the core's (the task types' gold_decide gives them): defined once, in annotation.gold.
+    Outcome = gold.Outcome
 
     item = models.OneToOneField("annotation.Item", on_delete=models.CASCADE, related_name="gold_decision")
     policy = models.CharField(max_length=60)

@@ -2,72 +2,23 @@
 
 Every action is a GoldOverride row (who, when, outcome before and after, note), never edited or deleted:
 the item page lists them as the audit trail. The override in force is GoldDecision.override; the gold
-engines save the computed decision first and then call `overrides_reapply`, so a recompute keeps it.
-Overrides are set by hand, so they are few: reapplying them costs one query when there are none.
+engine (qc.gold) saves the computed decision first and then calls `overrides_reapply`, so a recompute
+keeps it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
-
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from annotation.errors import InvalidInput, NotAllowed
+from annotation.gold import Outcome
 from annotation.models import Item, Membership
+from qc.gold import gold_recompute, overrides_reapply
 from qc.models import GoldDecision, GoldOverride
 
-# What an admin may set, and the item status each outcome gives (as qc.gold._item_status does).
-STATUS_OF = {
-    GoldDecision.Outcome.GOLD: Item.Status.GOLD,
-    GoldDecision.Outcome.EXCLUDED: Item.Status.EXCLUDED,
-    GoldDecision.Outcome.NO_GOLD: Item.Status.JUDGED,
-}
-OVERRIDABLE = tuple(STATUS_OF)
-
-
-def overrides_reapply(*, item_ids: Iterable[int] | None = None, project_id: int | None = None) -> list[int]:
-    """Put the overrides in force back on the decisions and items of the given items (or project).
-
-    Returns the ids of the overridden items. Called by the gold engines after every save.
-    """
-    from annotation.services.judging import ids_in  # services load after qc.models
-
-    decisions = GoldDecision.objects.filter(override__isnull=False)
-    if item_ids is not None:
-        decisions = decisions.filter(item_id__in=ids_in(list(item_ids)))
-    else:
-        decisions = decisions.filter(item__project_id=project_id)
-    rows = list(
-        decisions.values_list(
-            "item_id",
-            "outcome",
-            "reason",
-            "override__outcome_after",
-            "override__note",
-            "item__status",
-            "item__status_reason",
-        ).order_by("item_id")
-    )
-    if not rows:
-        return []
-    decision_moves: dict[tuple[str, str], list[int]] = defaultdict(list)
-    item_moves: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for item_id, outcome, reason, after, note, status, status_reason in rows:
-        if (outcome, reason) != (after, note):
-            decision_moves[(after, note)].append(item_id)
-        new_status = STATUS_OF.get(after, Item.Status.APPROVED)
-        new_reason = note if new_status != Item.Status.GOLD else ""
-        if (status, status_reason) != (new_status, new_reason):
-            item_moves[(new_status, new_reason)].append(item_id)
-    for (outcome, reason), ids in decision_moves.items():
-        GoldDecision.objects.filter(item_id__in=ids).update(outcome=outcome, reason=reason)
-    now = timezone.now()
-    for (status, reason), ids in item_moves.items():
-        Item.objects.filter(pk__in=ids).update(status=status, status_reason=reason, updated_at=now)
-    return [row[0] for row in rows]
+# What an admin may set (the item's status follows, as annotation.gold.item_status says).
+OVERRIDABLE = (Outcome.GOLD, Outcome.EXCLUDED, Outcome.NO_GOLD)
 
 
 def _require_admin(*, item: Item, user) -> None:
@@ -118,8 +69,6 @@ def gold_override(*, item: Item, user, outcome: str, note: str) -> GoldOverride:
 @transaction.atomic
 def gold_override_revert(*, item: Item, user, note: str = "") -> GoldOverride:
     """Drop the override in force: the item gets its computed decision back (recomputed now)."""
-    from qc.gold import gold_recompute
-
     _require_admin(item=item, user=user)
     decision = _locked_decision(item)
     if decision.override_id is None:

@@ -1,5 +1,5 @@
 """The charts and figures the dashboard and the report page share, built from qc.activity's reads and
-annotation.selectors.dashboard_stats (which the caller has already made): one place, so both pages draw
+qc.selectors.dashboard_stats (which the caller has already made): one place, so both pages draw
 the same numbers."""
 
 from __future__ import annotations

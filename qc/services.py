@@ -13,9 +13,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from annotation import limits
-from annotation.errors import Conflict, IllegalTransition, InvalidInput, NotAllowed
+from annotation.errors import Conflict, DomainError, IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Item, ItemVersion, Membership, Project
 from annotation.scope import review_refusal, reviewable_authors_q
+from annotation.services.item_bulk import BulkResult, items_locked_for_bulk
 from annotation.task_types import get_task_type
 from qc.models import ErrorType, Review
 from qc.review_queue import review_queue_order
@@ -34,6 +35,11 @@ def error_types_seed(*, project: Project, error_types: Sequence[tuple[str, str, 
         ]
     ErrorType.objects.bulk_create(rows)
     return len(rows)
+
+
+def error_types_seed_defaults(*, project: Project) -> int:
+    """A new project's QC taxonomy: its task type's default error types (annotation.hooks calls it)."""
+    return error_types_seed(project=project, error_types=get_task_type(project.task_type).default_error_types)
 
 
 def _active_reviewer_ids(project: Project):
@@ -128,7 +134,9 @@ def _decide(
     item.reviewer = reviewer
     item.status_reason = feedback if new_status == Item.Status.REJECTED else ""
     item.save(update_fields=["status", "reviewer", "status_reason", "updated_at"])
-    get_task_type(item.task_type).item_reviewed(item=item, review=review, error_codes=[e.code for e in error_types])
+    get_task_type(item.task_type).item_reviewed(
+        item=item, approved=decision == Review.Decision.APPROVE, error_codes=[e.code for e in error_types]
+    )
     return review
 
 
@@ -142,6 +150,26 @@ def review_approve(*, item_id: int, version_id: int, reviewer: AbstractBaseUser,
         new_status=Item.Status.APPROVED,
         feedback=feedback.strip(),
     )
+
+
+@transaction.atomic
+def items_bulk_approve(*, membership: Membership, item_ids: Sequence[int]) -> BulkResult:
+    """Approve every selected item of the item list, each as the member's own review (the same checks as
+    one by one: only submitted items, never one's own). All or nothing: the first refusal names the item
+    and nothing is changed."""
+    items = items_locked_for_bulk(membership=membership, item_ids=item_ids)
+    for item in items:
+        if item.status != Item.Status.SUBMITTED:
+            raise IllegalTransition(
+                _("Item #%(id)d is %(status)s: only submitted items can be approved.")
+                % {"id": item.pk, "status": item.get_status_display().lower()}
+            )
+    for item in items:
+        try:
+            review_approve(item_id=item.pk, version_id=item.current_version_id, reviewer=membership.user)
+        except DomainError as exc:
+            raise type(exc)(_("Item #%(id)d: %(reason)s") % {"id": item.pk, "reason": exc.message}) from None
+    return BulkResult(done=len(items))
 
 
 @transaction.atomic

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from annotation.gold import DECIDABLE
 from annotation.models import Item
-from qc.gold import DECIDABLE, gold_recompute
+from qc.exports.runs import export_run_execute, export_runs_sweep
+from qc.gold import gold_recompute
+from qc.reports.snapshots import report_snapshot_build
+from qc.task_names import BUILD_REPORT, EXPORT_GOLD, RECOMPUTE_GOLD, SWEEP_RUNS
 
 
-@shared_task(bind=True, name="qc.export_gold", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
+@shared_task(bind=True, name=EXPORT_GOLD, acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def export_gold(self: Task, run_id: int) -> dict | None:
-    from qc.exports.runs import export_run_execute
-
     # The task id tells a redelivery of the message that holds the run from any other message.
     run = export_run_execute(run_id=run_id, task_id=self.request.id or "")
     if run is None:  # another worker has it, it is finished, or this worker lost it
@@ -25,16 +27,14 @@ def export_gold(self: Task, run_id: int) -> dict | None:
 
 # Sent by Celery beat every GOTONG_SWEEP_SECONDS (CELERY_BEAT_SCHEDULE); idempotent, so a late or
 # repeated sweep does no harm.
-@shared_task(name="qc.sweep_runs", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
+@shared_task(name=SWEEP_RUNS, acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def sweep_runs() -> dict[str, list[int]]:
     """Resume or fail background runs whose worker stopped."""
-    from qc.exports.runs import export_runs_sweep
-
     exports = export_runs_sweep()
     return {"exports_requeued": exports.requeued, "exports_failed": exports.failed}
 
 
-@shared_task(name="qc.recompute_gold", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name=RECOMPUTE_GOLD, acks_late=True, reject_on_worker_lost=True)
 def recompute_gold(project_id: int, item_ids: list[int] | None = None) -> dict[str, int]:
     """Recompute gold decisions of a project (all its decidable items, or the given ones). Idempotent."""
     qs = Item.objects.filter(project_id=project_id, status__in=DECIDABLE)
@@ -43,10 +43,8 @@ def recompute_gold(project_id: int, item_ids: list[int] | None = None) -> dict[s
     return gold_recompute(item_ids=list(qs.values_list("pk", flat=True)))
 
 
-@shared_task(name="qc.build_report", acks_late=True, ignore_result=True, reject_on_worker_lost=True)
+@shared_task(name=BUILD_REPORT, acks_late=True, ignore_result=True, reject_on_worker_lost=True)
 def build_report(project_id: int) -> dict[str, float | None]:
     """Build a big project's report snapshot (qc.reports.snapshots). Idempotent: a rebuild overwrites it."""
-    from qc.reports.snapshots import report_snapshot_build
-
     snapshot = report_snapshot_build(project_id=project_id)
     return {"project": project_id, "seconds": snapshot.build_seconds}

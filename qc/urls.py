@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from qc.views import adjudication, dashboard, exports, imports, reports, reviews
+from qc.views import adjudication, dashboard, exports, imports, item_bulk, reports, reviews
 
 urlpatterns = [
     path("p/<slug:slug>/review/", reviews.review_queue, name="review_queue"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("p/<slug:slug>/import/", imports.items_import_page, name="items_import_page"),
     path("p/<slug:slug>/export/", exports.export_page, name="export_page"),
     path("p/<slug:slug>/export/<int:run_id>/<str:name>", exports.export_download, name="export_download"),
+    path("p/<slug:slug>/items/bulk/", item_bulk.item_bulk, name="item_bulk"),
     # Gold overrides from the item page, where the admin sees the judgments they overrule.
     path(
         "p/<slug:slug>/items/<int:item_id>/gold/override/",

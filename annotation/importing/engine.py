@@ -8,19 +8,21 @@ decisions of a batch are written in four COPYs with no round trip per row); else
 bulk_create. The caller holds the transaction: a file refused half-way leaves nothing behind.
 
 Gold is decided inline: each new item's record already holds its payload and judgments, so the task
-type's gold_decide runs on them here, exactly as the gold engine (qc.gold) would after reading them
-back, and the item is written with the status the decision gives. Re-reading 100,000 items and
-500,000 judgments to decide them afterwards took a third of a large import.
+type's gold_decide runs on them here, exactly as the gold engine would after reading them back, and the
+item is written with the status the decision gives (the rules of annotation.gold, which the engine
+follows too). Re-reading 100,000 items and 500,000 judgments to decide them afterwards took a third of a
+large import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, NamedTuple
 
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -28,6 +30,7 @@ from annotation.aggregation.tasks import aggregation_request
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
 from annotation.foreign_keys import BulkWrite, references_checked_once
+from annotation.gold import DECIDABLE, item_status, status_reason
 from annotation.importing.bulkwrite import (
     NULL,
     BackgroundCopies,
@@ -45,17 +48,6 @@ from annotation.task_types.base import GoldCase, JudgmentRow
 from annotation.task_types.memo import GoldMemo
 
 BATCH = 5000
-
-
-@dataclass(frozen=True)
-class GoldRules:
-    """How the gold engine saves a decision, handed in by the service layer (annotation never imports
-    qc): the decision model, the item statuses that get one, and how an outcome moves the item."""
-
-    model: Any  # qc.models.GoldDecision
-    decidable: frozenset[str]
-    item_status: Callable[[str, str], str]  # (status, outcome) -> the item's status
-    status_reason: Callable[[str, str, str], str]  # (new status, outcome, reason) -> its status_reason
 
 
 class Decision(NamedTuple):
@@ -119,11 +111,10 @@ class _Units:
 
 
 class GoldDecider:
-    """Decides new items as qc.gold.gold_recompute would: the task type's gold_decide on a GoldCase
+    """Decides new items as the gold engine's recompute would: the task type's gold_decide on a GoldCase
     whose judgments are those of the judging rule's kind, in the project's annotator order."""
 
-    def __init__(self, project: Project, importer: Importer, rules: GoldRules, users: dict[str, int]) -> None:
-        self.rules = rules
+    def __init__(self, project: Project, importer: Importer, users: dict[str, int]) -> None:
         self.task_type = get_task_type(project.task_type)
         self.policy = self.task_type.gold_policy
         self.memo = GoldMemo(self.task_type)
@@ -142,8 +133,8 @@ class GoldDecider:
         return [self.decide(r, ids) for r, ids in zip(records, judgment_ids, strict=True)]
 
     def decide(self, record: ImportRecord, judgment_ids: Sequence[int]) -> Decision | None:
-        if record.status not in self.rules.decidable:
-            return None  # qc.gold decides approved items and later states only
+        if record.status not in DECIDABLE:
+            return None  # the gold engine decides approved items and later states only
         rows: list[JudgmentRow] = []
         if self.counted:
             users = self.users
@@ -160,8 +151,8 @@ class GoldDecider:
         move_key = (record.status, outcome.outcome, outcome.reason)
         move = self.moves.get(move_key)
         if move is None:
-            status = self.rules.item_status(record.status, outcome.outcome)
-            move = self.moves[move_key] = (status, self.rules.status_reason(status, outcome.outcome, outcome.reason))
+            status = item_status(outcome.outcome)
+            move = self.moves[move_key] = (status, status_reason(status, outcome.outcome, outcome.reason))
         return Decision(
             self.policy, outcome.outcome, outcome.reason, outcome.details, [r.judgment_id for r in rows], *move
         )
@@ -173,27 +164,29 @@ def import_records(
     importer: Importer,
     records: Iterable[ImportRecord | RowIssue],
     users: dict[str, int],
-    gold: GoldRules | None,
+    gold_model: type[Model] | None,
     batch_size: int | None = None,
     language: str = "",
 ) -> EngineResult:
     """Write the records of one file into `project`. `users` maps annotator codes to user ids (every
     annotator of the project is a member by now: their order is the tie-break of gold decisions).
-    With `gold`, each new item's gold decision is written with it (None: items are left undecided).
+    With `gold_model` (the gold engine's decision model, annotation.hooks), each new item's gold decision is
+    written into it with the item (None: items are left undecided).
 
     Idempotent: an item whose external id is already in the project is left as it is (reported when
     the file now says something else), so importing a file again creates nothing and decides nothing.
     """
     result = EngineResult()
     units = _Units(project)
-    decider = GoldDecider(project, importer, gold, users) if gold is not None else None
+    decider = GoldDecider(project, importer, users) if gold_model is not None else None
     # Hundreds of thousands of records, freed batch by batch: the default GC thresholds would scan
     # them over and over (a tenth of a 100,000-item import). (items_import does the same for its scan.)
     with references_checked_once() as bulk, fewer_gc_passes():
         writer = _CopyWriter if connection.vendor == "postgresql" else _OrmWriter
-        write = writer(project, importer, users, decider, gold, bulk)
-        # A row without a language gets the import's (else the project's first); a row naming one
-        # the project doesn't have refuses the file (the caller's transaction undoes what was written).
+        write = writer(project, importer, users, decider, gold_model, bulk)
+        # Every item has a language of its project: a row without one gets the import's (else the project's
+        # first); a row naming one the project doesn't have refuses the file (the caller's transaction undoes
+        # what was written).
         codes = list(
             ProjectLanguage.objects.filter(project=project).order_by("position", "code").values_list("code", flat=True)
         )
@@ -316,10 +309,11 @@ class _Writer:
         importer: Importer,
         users: dict[str, int],
         decider: GoldDecider | None,
-        gold: GoldRules | None,
+        gold_model: type[Model] | None,
         bulk: BulkWrite,
     ) -> None:
-        self.project, self.importer, self.users, self.decider, self.gold = project, importer, users, decider, gold
+        self.project, self.importer, self.users, self.decider = project, importer, users, decider
+        self.gold_model = gold_model
         self.bulk = bulk
         self.language = ""  # the rows' default language code, set by import_records
 
@@ -368,17 +362,17 @@ class _CopyWriter(_Writer):
         authors = [user_text.get(r.author, NULL) if r.author else NULL for r in records]
         rows = list(zip(records, item_ids, version_ids, authors, strict=True))
         all_judgment_ids = [i for ids in judgment_ids for i in ids]
-        gold_ids = reserve_ids(self.gold.model, sum(d is not None for d in decisions)) if self.gold else []
+        gold_ids = reserve_ids(self.gold_model, sum(d is not None for d in decisions)) if self.gold_model else []
         bulk = self.bulk
         copies = [
             (copy_statement(Item, ITEM_FIELDS), "".join(self._item_lines(rows, decisions, concept_ids, now))),
             (copy_statement(ItemVersion, VERSION_FIELDS), "".join(self._version_lines(rows, now))),
             (copy_statement(Judgment, JUDGMENT_FIELDS), "".join(self._judgment_lines(rows, judgment_ids, now))),
         ]
-        if self.gold is not None:
+        if self.gold_model is not None:
             copies.append(
                 (
-                    copy_statement(self.gold.model, GOLD_FIELDS),
+                    copy_statement(self.gold_model, GOLD_FIELDS),
                     "".join(self._gold_lines(gold_ids, item_ids, decisions, now)),
                 )
             )
@@ -387,8 +381,8 @@ class _CopyWriter(_Writer):
         bulk.wrote(Item, item_ids)
         bulk.wrote(ItemVersion, version_ids)
         bulk.wrote(Judgment, all_judgment_ids)
-        if self.gold is not None:
-            bulk.wrote(self.gold.model, gold_ids)
+        if self.gold_model is not None:
+            bulk.wrote(self.gold_model, gold_ids)
         return decisions, len(all_judgment_ids)
 
     def _item_lines(self, rows, decisions, concept_ids, now) -> Iterator[str]:
@@ -546,10 +540,10 @@ class _OrmWriter(_Writer):
             if decision is not None:
                 item.status, item.status_reason = decision.status, decision.status_reason
         Item.objects.bulk_update(items, ["current_version", "status", "status_reason"])
-        if self.gold is not None:
-            self.gold.model.objects.bulk_create(
+        if self.gold_model is not None:
+            self.gold_model.objects.bulk_create(
                 [
-                    self.gold.model(
+                    self.gold_model(
                         item_id=item.pk,
                         policy=d.policy,
                         outcome=d.outcome,

@@ -22,10 +22,10 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from annotation import limits
+from annotation import hooks, limits
 from annotation.batching import fewer_gc_passes
 from annotation.errors import InvalidInput
-from annotation.importing.engine import GoldRules, import_records
+from annotation.importing.engine import import_records
 from annotation.importing.records import Importer, ImportFileError, RowIssue
 from annotation.models import Membership, Project, ProjectLanguage
 from annotation.services.projects import (
@@ -148,22 +148,6 @@ def _opened(source: Source):
         yield source
 
 
-def gold_rules_for_import() -> GoldRules:
-    """How qc's gold engine saves decisions, for the engine to decide new items inline as it would.
-
-    The one place imports reach into qc (imported here: qc depends on annotation, not the reverse).
-    """
-    from qc.gold import DECIDABLE, _item_status, _status_reason
-    from qc.models import GoldDecision
-
-    return GoldRules(
-        model=GoldDecision,
-        decidable=frozenset(DECIDABLE),
-        item_status=_item_status,
-        status_reason=_status_reason,
-    )
-
-
 @transaction.atomic
 def items_import(
     *,
@@ -208,7 +192,7 @@ def items_import(
                 importer=fmt.importer,
                 records=fmt.importer.records(stream, scan=scan),
                 users=users,
-                gold=gold_rules_for_import(),
+                gold_model=hooks.gold_engine().decision_model,
                 language=language,
             )
     except ImportFileError as exc:
@@ -255,17 +239,15 @@ def _project(slug: str, task_type: str, language: str, creator: AbstractBaseUser
             languages=[{"code": language, "name": language, "direction": direction_of(language)}],
         )
         return project, True, False
-    from qc.services import error_types_seed
-
     if not slugify(slug) or slugify(slug) != slug:
         raise InvalidInput(
             gettext("“%(slug)s” can't be a project address: use lower-case letters, digits and dashes.")
             % {"slug": slug}
         )
-    tt = get_task_type(task_type)
+    get_task_type(task_type)  # an unknown task type is refused before anything is written
     project = Project.objects.create(name=slug, slug=slug, task_type=task_type)
     ProjectLanguage.objects.create(project=project, code=language, name=language, direction=direction_of(language))
-    error_types_seed(project=project, error_types=tt.default_error_types)
+    hooks.project_created(project=project)
     return project, True, False
 
 

@@ -22,6 +22,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from annotation import hooks
 from annotation.annotators import annotator_ranks, project_annotators, rank_of
 from annotation.checks import mix_checks
 from annotation.errors import InvalidInput
@@ -115,9 +116,40 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     rule = judging_rule_for(project)
     # A re-plan reads every assignment: the slots an earlier big plan left in blocks are written first.
     planned_blocks_write_all(project_id=project.pk, kind=rule.kind)
-    m = rule.per_round[0]
     annotators = _active_annotators(project)
-    active = set(annotators)
+    _check_enough_judges(rule, annotators)
+    units, authors, entering = _round_one_units(project, rule, seed)
+    work = _round_one_work(project, rule, active=set(annotators))
+    excluded = _round_one_exclusions(project, rule, units, authors, work.others, annotators)
+    unit_ids, worker_ids, positions = _plan_round_one(project, rule, units, annotators, seed, work.held, excluded)
+    if project.check_every >= 2:
+        unit_ids, worker_ids = _with_checks(project, rule, seed, unit_ids, worker_ids, positions, authors, annotators)
+        positions = range(len(unit_ids))
+    if work.orphaned:
+        Assignment.objects.filter(pk__in=work.orphaned).update(
+            status=Assignment.Status.CANCELLED, lease_expires_at=None
+        )
+    created, reactivated = _write_round_one(project, rule, unit_ids, worker_ids, positions, authors, work.cancelled)
+    if len(rule.per_round) > 1:
+        # Only a rule with rounds reads the item's round (the next round is planned when the decision asks
+        # for one above it). A single-round rule leaves it at 0: marking 100,000 items is one UPDATE of
+        # 100,000 rows through the item table's 11 indexes, ~2 s of a ~12 s plan, for a value nothing reads.
+        _enter_round(project, entering, 1, everything=rule.share >= 1.0)
+    logger.info(
+        "judging.planned",
+        extra={"project": project.pk, "round": 1, "items": len(units), "assignments": created},
+    )
+    return JudgingPlanSummary(
+        created=created,
+        reactivated=reactivated,
+        moved=len(work.orphaned),
+        items=len(units),
+        workers=len(annotators),
+    )
+
+
+def _check_enough_judges(rule: JudgingRule, annotators: list[int]) -> None:
+    m = rule.per_round[0]
     # With rater groups, each group's planner checks its own numbers (an author need not be a rater).
     if len(annotators) < m + 1 and not rule.groups:
         raise InvalidInput(
@@ -128,6 +160,10 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
             % {"activity": rule.activity, "m___1": m + 1, "m": m, "judges": rule.judges, "len": len(annotators)}
         )
 
+
+def _round_one_units(project: Project, rule: JudgingRule, seed: int) -> tuple[list[Unit], dict[int, int], list[int]]:
+    """The judgeable items in round 1 or in the rule's share (a unit each, grouped by category), their
+    authors, and those entering judging now (round 0)."""
     units: list[Unit] = []
     authors: dict[int, int] = {}
     entering: list[int] = []
@@ -143,7 +179,20 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
             entering.append(item_id)
         if author_id is not None:
             authors[item_id] = author_id
+    return units, authors, entering
 
+
+@dataclass
+class _RoundOneWork:
+    """What round 1 already has, read from the judgments and judge assignments of the rule's kind."""
+
+    held: dict[int, set[int]]  # item -> judges whose round-1 work counts towards its quota
+    others: dict[int, set[int]]  # item -> judges of its other rounds
+    orphaned: list[int]  # open round-1 assignments of annotators who left: cancelled and re-planned
+    cancelled: dict[tuple[int, int], int]  # (item, judge) -> a cancelled round-1 assignment to reactivate
+
+
+def _round_one_work(project: Project, rule: JudgingRule, *, active: set[int]) -> _RoundOneWork:
     held: dict[int, set[int]] = {}
     # Judges of the item's other rounds may not judge it again in round 1 (one judgment per person).
     others: dict[int, set[int]] = defaultdict(set)
@@ -166,7 +215,19 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
             orphaned.append(aid)
         else:
             cancelled[(item_id, user_id)] = aid
+    return _RoundOneWork(held=held, others=others, orphaned=orphaned, cancelled=cancelled)
 
+
+def _round_one_exclusions(
+    project: Project,
+    rule: JudgingRule,
+    units: list[Unit],
+    authors: dict[int, int],
+    others: dict[int, set[int]],
+    annotators: list[int],
+) -> dict[int, tuple[int, ...]]:
+    """item -> the judges it may never go to: its author, its other rounds' judges, who skipped it, and
+    judges outside its author's scope."""
     excluded = {item_id: (author_id,) for item_id, author_id in authors.items()}
     for item_id, users in others.items():
         excluded[item_id] = (*excluded.get(item_id, ()), *users)
@@ -178,30 +239,47 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
         project=project, authors={u.id: authors.get(u.id) for u in units}, judges=annotators
     ).items():
         excluded[item_id] = (*excluded.get(item_id, ()), *users)
+    return excluded
+
+
+def _plan_round_one(
+    project: Project,
+    rule: JudgingRule,
+    units: list[Unit],
+    annotators: list[int],
+    seed: int,
+    held: dict[int, set[int]],
+    excluded: dict[int, tuple[int, ...]],
+) -> tuple[list[int], list[int], Iterable[int]]:
+    """The plan's slots as (items, judges, positions), by rater group when the rule has groups."""
+    m = rule.per_round[0]
     try:
         if rule.groups:
             slots = _plan_by_group(project, rule, units, annotators, seed, held, excluded)
-            unit_ids, worker_ids = [s.unit_id for s in slots], [s.worker_id for s in slots]
-            positions = [s.position for s in slots]
-        else:
-            unit_ids, worker_ids = plan_balanced_columns(
-                units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded
-            )
-            positions = range(len(unit_ids))
+            return [s.unit_id for s in slots], [s.worker_id for s in slots], [s.position for s in slots]
+        unit_ids, worker_ids = plan_balanced_columns(
+            units=units, workers=annotators, per_unit=m, seed=seed, held=held, excluded=excluded
+        )
+        return unit_ids, worker_ids, range(len(unit_ids))
     except PlanningError as exc:
         raise InvalidInput(
             gettext("%(activity)s needs %(m)s annotators per item besides its author; %(exc)s")
             % {"activity": rule.activity, "m": m, "exc": exc}
         ) from None
 
-    if project.check_every >= 2:
-        unit_ids, worker_ids = _with_checks(project, rule, seed, unit_ids, worker_ids, positions, authors, annotators)
-        positions = range(len(unit_ids))
-    if orphaned:
-        Assignment.objects.filter(pk__in=orphaned).update(status=Assignment.Status.CANCELLED, lease_expires_at=None)
+
+def _write_round_one(
+    project: Project,
+    rule: JudgingRule,
+    unit_ids: list[int],
+    worker_ids: list[int],
+    positions: Iterable[int],
+    authors: dict[int, int],
+    cancelled: dict[tuple[int, int], int],
+) -> tuple[int, int]:
+    """Save the plan's slots after the work already queued; returns (created, reactivated). A cancelled
+    assignment of the same judge and item is reactivated in place (the unique item/user/kind)."""
     base = _next_position(project.pk, rule.kind)
-    to_create: list[tuple[int, int, int | None, int]] = []
-    reactivate: list[Assignment] = []
     # A big first plan (nothing to reactivate, positions in one run): its slots are stored in blocks,
     # written as the judges reach them (annotation.services.planned_blocks). Rater groups interleave
     # positions and split an item's judges across the groups' plans, so they are written at once.
@@ -209,35 +287,20 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
         planned_blocks_save(
             project_id=project.pk, kind=rule.kind, round_=1, first_position=base, item_ids=unit_ids, user_ids=worker_ids
         )
-        created = len(unit_ids)
-    else:
-        for unit_id, worker_id, position in zip(unit_ids, worker_ids, positions, strict=True):
-            key = (unit_id, worker_id)
-            if key in cancelled:
-                reactivate.append(
-                    Assignment(pk=cancelled.pop(key), position=base + position, status=Assignment.Status.PENDING)
-                )
-            else:
-                to_create.append((unit_id, worker_id, authors.get(unit_id), base + position))
-        Assignment.objects.bulk_update(reactivate, ["position", "status"], batch_size=BULK_BATCH)
-        _insert_judge_assignments(project.pk, rule.kind, 1, to_create)
-        created = len(to_create)
-    if len(rule.per_round) > 1:
-        # Only a rule with rounds reads the item's round (the next round is planned when the decision asks
-        # for one above it). A single-round rule leaves it at 0: marking 100,000 items is one UPDATE of
-        # 100,000 rows through the item table's 11 indexes, ~2 s of a ~12 s plan, for a value nothing reads.
-        _enter_round(project, entering, 1, everything=rule.share >= 1.0)
-    logger.info(
-        "judging.planned",
-        extra={"project": project.pk, "round": 1, "items": len(units), "assignments": created},
-    )
-    return JudgingPlanSummary(
-        created=created,
-        reactivated=len(reactivate),
-        moved=len(orphaned),
-        items=len(units),
-        workers=len(annotators),
-    )
+        return len(unit_ids), 0
+    to_create: list[tuple[int, int, int | None, int]] = []
+    reactivate: list[Assignment] = []
+    for unit_id, worker_id, position in zip(unit_ids, worker_ids, positions, strict=True):
+        key = (unit_id, worker_id)
+        if key in cancelled:
+            reactivate.append(
+                Assignment(pk=cancelled.pop(key), position=base + position, status=Assignment.Status.PENDING)
+            )
+        else:
+            to_create.append((unit_id, worker_id, authors.get(unit_id), base + position))
+    Assignment.objects.bulk_update(reactivate, ["position", "status"], batch_size=BULK_BATCH)
+    _insert_judge_assignments(project.pk, rule.kind, 1, to_create)
+    return len(to_create), len(reactivate)
 
 
 def _with_checks(
@@ -421,7 +484,7 @@ def pick_judges(*, candidates: list[int], loads: dict[int, int], ranks: dict[int
 def judging_plan_next_rounds(*, project: Project, seed: int | None = None) -> JudgingPlanSummary:
     """Bulk catch-up: plan round n for every item whose gold decision asks for it and has none yet.
 
-    Undecided items already in judging are re-decided (qc.gold) to learn which round each asks for;
+    Undecided items already in judging are re-decided (the gold engine) to learn which round each asks for;
     items in a round n >= 2 with fewer judges than the rule asks are topped up. Used after imports and
     by benches; judgment_record plans the same rounds one item at a time as judgments arrive.
     """
@@ -432,8 +495,6 @@ def judging_plan_next_rounds(*, project: Project, seed: int | None = None) -> Ju
     if len(rule.per_round) < 2:
         return empty
     planned_blocks_write_all(project_id=project.pk, kind=rule.kind)  # the rounds read every assignment
-    from qc.gold import gold_recompute_outcomes  # qc depends on annotation, not the reverse at import time
-
     pending = dict(
         Item.objects.filter(project=project, status=Item.Status.APPROVED, judging_round__gte=1)
         .values_list("pk", "judging_round")
@@ -441,7 +502,7 @@ def judging_plan_next_rounds(*, project: Project, seed: int | None = None) -> Ju
     )
     if not pending:
         return empty
-    asks = gold_recompute_outcomes(item_ids=list(pending)).next_rounds
+    asks = hooks.gold_recompute_outcomes(item_ids=list(pending)).next_rounds
     by_round: dict[int, set[int]] = defaultdict(set)
     for item_id, round_ in asks.items():
         by_round[round_].add(item_id)

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from annotation import limits
+from annotation import hooks, limits
 from annotation.aggregation.tasks import aggregation_request
 from annotation.errors import IllegalTransition, NotAllowed
 from annotation.models import Assignment, Item, Judgment, Membership
@@ -18,7 +18,7 @@ from annotation.services.known_answers import checks_pause_if_failing
 from annotation.services.screening import work_gate
 from annotation.services.undo import change_refusal
 from annotation.task_types import get_task_type, project_settings
-from annotation.task_types.base import TaskType
+from annotation.task_types.base import JudgingRule, JudgmentInput, TaskType
 
 
 @transaction.atomic
@@ -35,49 +35,9 @@ def judgment_record(
     used it (annotation.services.undo.change_refusal), checked under the same locks at no extra query.
     """
     # Lock order everywhere: assignment, then item (both by pk), so two saves can't deadlock.
-    assignment = (
-        Assignment.objects.select_for_update(of=("self",)).select_related("project").filter(pk=assignment_id).first()
-    )
-    if assignment is None or assignment.user_id != user.pk:
-        raise NotAllowed(gettext("This assignment is not yours."))
-    work_gate(project=assignment.project, user_id=user.pk)
-    rule = get_task_type(assignment.project.task_type).judging_rule(project_settings(assignment.project))
-    if rule is None or assignment.kind != rule.kind or assignment.target_item_id is None:
-        raise IllegalTransition(gettext("This is not a judging assignment."))
-    if assignment.status == Assignment.Status.CANCELLED:
-        raise IllegalTransition(gettext("This assignment was cancelled; open your queue for the next one."))
-    # The item's row lock also makes the next round's plan happen once (see judging_plan_item_round).
-    # With its current version: the gold recompute below decides on its payload (and needs no second read).
-    item = (
-        Item.objects.select_for_update(of=("self",)).select_related("current_version").get(pk=assignment.target_item_id)
-    )
-    if only_unused and (refusal := _change_refusal(assignment, item)):
-        raise IllegalTransition(refusal)
-    if item.author_id is not None and item.author_id == user.pk:
-        raise NotAllowed(gettext("You can't %(verb)s your own item.") % {"verb": rule.verb})
-    if item.status not in JUDGEABLE and item.status != Item.Status.CHECK:
-        raise IllegalTransition(
-            gettext("Only approved items can be %(verb_past)s; this one is %(get_status_display)s.")
-            % {"verb_past": rule.verb_past, "get_status_display": item.get_status_display().lower()}
-        )
-    task_type = get_task_type(item.task_type)
-    clean = task_type.normalize_judgment(data)
-    if type(task_type).complete_judgment is not TaskType.complete_judgment:
-        # Only a task type that checks judgments against the item pays for these two reads.
-        group = (
-            Membership.objects.filter(project_id=item.project_id, user_id=user.pk)
-            .values_list("group", flat=True)
-            .first()
-        )
-        clean = task_type.complete_judgment(
-            clean,
-            judge_id=user.pk,
-            judge_group=group or "",
-            seed=assignment.project.plan_seed,
-            item_id=item.pk,
-            payload=item.current_version.payload if item.current_version_id else {},
-        )
-    limits.check_text(clean.comment, field="comment", max_length=limits.COMMENT)
+    assignment, rule = _locked_judging_assignment(assignment_id=assignment_id, user=user)
+    item = _locked_judged_item(assignment, rule, user=user, only_unused=only_unused)
+    clean = _clean_judgment(item, assignment, user=user, data=data)
 
     judgment = Judgment(
         project_id=item.project_id,
@@ -104,14 +64,80 @@ def judgment_record(
         checks_pause_if_failing(project=assignment.project, user_id=user.pk)
         return judgment
 
-    # qc depends on annotation, not the reverse at import time (same as project_create).
-    from qc.gold import gold_recompute_locked_item
-
-    next_round = gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
+    next_round = hooks.gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
     if next_round is not None and next_round <= len(rule.per_round):
         judging_plan_item_round(item=item, rule=rule, round_=next_round)
     aggregation_request(project=assignment.project)
     return judgment
+
+
+def _locked_judging_assignment(*, assignment_id: int, user: AbstractBaseUser) -> tuple[Assignment, JudgingRule]:
+    """The user's open judge assignment, locked, with its project's judging rule; refused otherwise."""
+    assignment = (
+        Assignment.objects.select_for_update(of=("self",)).select_related("project").filter(pk=assignment_id).first()
+    )
+    if assignment is None or assignment.user_id != user.pk:
+        raise NotAllowed(gettext("This assignment is not yours."))
+    work_gate(project=assignment.project, user_id=user.pk)
+    rule = get_task_type(assignment.project.task_type).judging_rule(project_settings(assignment.project))
+    if rule is None or assignment.kind != rule.kind or assignment.target_item_id is None:
+        raise IllegalTransition(gettext("This is not a judging assignment."))
+    if assignment.status == Assignment.Status.CANCELLED:
+        raise IllegalTransition(gettext("This assignment was cancelled; open your queue for the next one."))
+    return assignment, rule
+
+
+def _locked_judged_item(
+    assignment: Assignment, rule: JudgingRule, *, user: AbstractBaseUser, only_unused: bool
+) -> Item:
+    """The assignment's item, locked, if the user may judge it now; refused otherwise."""
+    # The item's row lock also makes the next round's plan happen once (see judging_plan_item_round).
+    # With its current version: the gold recompute decides on its payload (and needs no second read).
+    item = (
+        Item.objects.select_for_update(of=("self",)).select_related("current_version").get(pk=assignment.target_item_id)
+    )
+    if only_unused and (refusal := _change_refusal(assignment, item)):
+        raise IllegalTransition(refusal)
+    if item.author_id is not None and item.author_id == user.pk:
+        raise NotAllowed(gettext("You can't %(verb)s your own item.") % {"verb": rule.verb})
+    if item.status not in JUDGEABLE and item.status != Item.Status.CHECK:
+        raise IllegalTransition(
+            gettext("Only approved items can be %(verb_past)s; this one is %(get_status_display)s.")
+            % {"verb_past": rule.verb_past, "get_status_display": item.get_status_display().lower()}
+        )
+    return item
+
+
+def _clean_judgment(
+    item: Item, assignment: Assignment, *, user: AbstractBaseUser, data: dict[str, Any]
+) -> JudgmentInput:
+    """The judgment as the task type normalizes (and, for some, completes against the item) it."""
+    task_type = get_task_type(item.task_type)
+    clean = task_type.normalize_judgment(data)
+    if type(task_type).complete_judgment is not TaskType.complete_judgment:
+        # Only a task type that checks judgments against the item pays for these two reads.
+        group = (
+            Membership.objects.filter(project_id=item.project_id, user_id=user.pk)
+            .values_list("group", flat=True)
+            .first()
+        )
+        clean = task_type.complete_judgment(
+            clean,
+            judge_id=user.pk,
+            judge_group=group or "",
+            seed=assignment.project.plan_seed,
+            item_id=item.pk,
+            payload=item.current_version.payload if item.current_version_id else {},
+        )
+    limits.check_text(clean.comment, field="comment", max_length=limits.COMMENT)
+    return clean
+
+
+def judgment_change(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any]) -> Judgment:
+    """Record a judgment from the judging page or the API: a first answer, or a change of a done one while
+    it is unused (annotation.services.undo.change_refusal; refused with IllegalTransition and nothing
+    changed otherwise)."""
+    return judgment_record(assignment_id=assignment_id, user=user, data=data, only_unused=True)
 
 
 # What a second save of the same (item, user, kind) changes; the rest stays as first saved.

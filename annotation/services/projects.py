@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
 
-from annotation import limits
+from annotation import hooks, limits
 from annotation.aggregation.ranking import model_ranking_clear
 from annotation.aggregation.store import aggregation_fit_clear
 from annotation.aggregation.tasks import aggregation_request
@@ -91,8 +91,6 @@ def project_create(
     Other keyword arguments are the task type's own settings (e.g. `answerers_per_item`), validated
     by it; those not given take its defaults.
     """
-    from qc.services import error_types_seed  # qc depends on annotation, not the reverse at import time
-
     try:
         tt = get_task_type(task_type)
     except LookupError as exc:
@@ -133,7 +131,7 @@ def project_create(
     )
     project_set_languages(project=project, languages=languages)
     Membership.objects.create(project=project, user=creator, role=Membership.Role.ADMIN)
-    error_types_seed(project=project, error_types=tt.default_error_types)
+    hooks.project_created(project=project)  # qc seeds the task type's error types
     return project
 
 
@@ -180,7 +178,7 @@ def project_update(*, project: Project, languages: list[dict[str, str]] | None =
     """Change core fields and, by name, the task type's own settings (only those given change)."""
     allowed = {"name", "guidelines", "authors_per_concept", "plan_seed", "max_annotators"}
     allowed |= {"check_every", "pause_below_percent", "pause_after_checks"}  # annotation.services.known_answers
-    allowed |= {"judging_guidelines", "guidelines_translations"}  # issue 13: annotation.guidelines
+    allowed |= {"judging_guidelines", "guidelines_translations"}  # annotation.guidelines
     allowed |= {"aggregation_model"}
     tt = get_task_type(project.task_type)
     setting_names = set(tt.settings_defaults())

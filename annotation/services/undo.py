@@ -1,4 +1,5 @@
-"""Previous / undo for judging: a judge changes their last answer while nobody has used it yet.
+"""Previous / undo for judging: a judge changes their last answer while nobody has used it yet
+(annotation.services.judgments.judgment_change records the change under these rules).
 
 "Used" means the item's decision is made (its status left "approved": judged, gold or excluded) or its
 next round is planned, which is what the gold engine and the round planner act on. And the change must
@@ -9,13 +10,11 @@ judge had to answer it.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from annotation.models import Assignment, Item, Judgment
+from annotation.models import Assignment, Item
 
 
 def change_deadline(completed_at: datetime | None) -> datetime | None:
@@ -38,11 +37,3 @@ def change_refusal(
     if deadline is None or deadline < now:
         return _("The time to change this answer has run out.")
     return ""
-
-
-def judgment_change(*, assignment_id: int, user: AbstractBaseUser, data: dict[str, Any]) -> Judgment:
-    """Record a judgment from the judging page or the API: a first answer, or a change of a done one while
-    it is unused (change_refusal; refused with IllegalTransition and nothing changed otherwise)."""
-    from annotation.services.judgments import judgment_record  # it imports this module's change_refusal
-
-    return judgment_record(assignment_id=assignment_id, user=user, data=data, only_unused=True)

@@ -213,7 +213,7 @@ class ItemRecord(NamedTuple):
     judging_round: int
     payload: dict[str, Any]  # the current version's payload
     seconds: float | None = None  # time the author spent (assignment started -> completed), if known
-    language: str = ""  # the item's ProjectLanguage code; every export row carries it
+    language: str = ""  # the item's ProjectLanguage code; every export row carries it, so a release splits by language
 
 
 class JudgmentRecord(NamedTuple):

@@ -4,16 +4,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from annotation import hooks
 from annotation.aggregation.store import aggregation_applies, item_aggregate, last_fit
 from annotation.errors import DomainError
-from annotation.models import Item, Membership
+from annotation.models import Item
 from annotation.selectors import item_for_member, membership_for, payload_as_seen
 from annotation.selectors.items import item_list_page
-from annotation.services.item_bulk import items_bulk_approve, items_bulk_reassign
 from annotation.services.known_answers import item_set_known_answer
 from annotation.views.common import ADMIN_ONLY, ANY_ROLE, REVIEW_ROLES, item_history, project_context, show_domain_error
 from annotation.views.item_filters import filter_query, item_filter_choices, item_filters_from, list_rows
@@ -77,12 +76,9 @@ def item_detail_response(request: HttpRequest, *, membership, item: Item, status
     """The item page; also rendered by the gold override views (qc.views.adjudication) when they refuse."""
     context = project_context(membership, item=item, **extra)
     if membership.role in REVIEW_ROLES:
-        # Reviewers and admins adjudicate: every judgment, the majority, the gold decision, the overrides.
-        # Annotators keep the page without others' answers.
-        from qc.adjudication import item_adjudication  # qc depends on annotation, not the reverse
-
-        context["adjudication"] = item_adjudication(item=item)
-        context["can_override"] = membership.role == Membership.Role.ADMIN
+        # Reviewers and admins adjudicate: every judgment, the majority, the gold decision, the overrides
+        # (qc's panel, annotation.hooks). Annotators keep the page without others' answers.
+        context.update(hooks.item_page_for_reviewers(item=item, membership=membership))
         # The model's posterior beside the rule, for those who see every judgment (two queries).
         if aggregation_applies(membership.project):
             aggregate = item_aggregate(item_id=item.pk)
@@ -123,47 +119,3 @@ def item_known_answer(request: HttpRequest, slug: str, item_id: int) -> HttpResp
     else:
         messages.success(request, gettext("This item is an ordinary item again."))
     return redirect("item_detail", slug=slug, item_id=item.pk)
-
-
-@login_required
-@require_POST
-def item_bulk(request: HttpRequest, slug: str) -> HttpResponse:
-    """Approve or re-assign the checked items (issue 13): all or nothing, back to the same list."""
-    membership = membership_for(user=request.user, slug=slug, roles=REVIEW_ROLES)
-    back = reverse("item_list", args=[slug])
-    # The list's filters, to come back to the same list: only a query string after our own path.
-    raw_query = "".join(request.POST.get("back", "").split()).lstrip("?")
-    if raw_query:
-        back = f"{back}?{raw_query}"
-    action = request.POST.get("action", "")
-    try:
-        ids = [int(pk) for pk in request.POST.getlist("items")]
-    except ValueError:
-        ids = []
-    try:
-        if action == "approve":
-            result = items_bulk_approve(membership=membership, item_ids=ids)
-            messages.success(
-                request,
-                ngettext("Approved %(count)d item.", "Approved %(count)d items.", result.done) % {"count": result.done},
-            )
-        elif action == "reassign":
-            try:
-                to_user_id = int(request.POST.get("to_user") or 0)
-            except ValueError:
-                to_user_id = 0
-            result = items_bulk_reassign(membership=membership, item_ids=ids, to_user_id=to_user_id)
-            messages.success(
-                request,
-                ngettext(
-                    "Re-assigned the open work of %(count)d item (%(review)d to review, %(writing)d to write).",
-                    "Re-assigned the open work of %(count)d items (%(review)d to review, %(writing)d to write).",
-                    result.done,
-                )
-                % {"count": result.done, "review": result.review_moved, "writing": result.authoring_moved},
-            )
-        else:
-            messages.error(request, gettext("Choose an action: approve or re-assign."))
-    except DomainError as exc:
-        messages.error(request, gettext("Nothing was changed. %(reason)s") % {"reason": exc.message})
-    return redirect(back)

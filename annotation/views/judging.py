@@ -32,7 +32,7 @@ from annotation.selectors.judgments import (
 from annotation.selectors.undo import answer_change_refusal, last_answered
 from annotation.services.assignments import assignment_resume_or_claim
 from annotation.services.judging import judging_plan
-from annotation.services.undo import judgment_change
+from annotation.services.judgments import judgment_change
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule, TaskType
 from annotation.views.common import (

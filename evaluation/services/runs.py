@@ -23,15 +23,15 @@ from annotation.errors import IllegalTransition, InvalidInput
 from annotation.models import Project
 from evaluation.kinds import get_kind
 from evaluation.models import Call, Endpoint, Run
+from evaluation.task_names import RUN_START
 from qc.runs import RunPolicy, SweepReport, broker_check, run_enqueue_or_wait, run_is_stale, runs_sweep
+from qc.task_names import task_send
 
 logger = logging.getLogger(__name__)
 
 
 def run_enqueue(run_id: int, task_id: str) -> None:
-    from evaluation.tasks import run_start
-
-    run_start.apply_async(args=[run_id], task_id=task_id)
+    task_send(RUN_START, args=[run_id], task_id=task_id)
 
 
 def _lock(run: Run) -> Run:

@@ -45,6 +45,7 @@ from qc.runs import (
     run_take,
     runs_sweep,
 )
+from qc.task_names import EXPORT_GOLD, task_send
 
 logger = logging.getLogger(__name__)
 
@@ -56,9 +57,7 @@ def export_run_dir(run: ExportRun) -> Path:
 
 
 def export_run_enqueue(run_id: int, task_id: str) -> None:
-    from qc.tasks import export_gold
-
-    export_gold.apply_async(args=[run_id], task_id=task_id)
+    task_send(EXPORT_GOLD, args=[run_id], task_id=task_id)
 
 
 @transaction.atomic

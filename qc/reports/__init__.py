@@ -18,10 +18,10 @@ from django.db.models.fields.json import KT, KeyTextTransform
 from annotation.aggregation.ranking import last_model_ranking, ranking_applies
 from annotation.agreement import conflict_tables
 from annotation.annotators import project_annotators
+from annotation.gold import DECIDABLE
 from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from qc.agreement import alpha_nominal_counts, conflict_counts, value_counts
-from qc.gold import DECIDABLE
 from qc.reports.columns import columns_apply, report_columns
 from qc.reports.model_ranking import ranking_json
 from qc.reports.rows import report_rows

@@ -15,10 +15,10 @@ import numpy as np
 from django.db import connection, transaction
 
 from annotation.annotators import project_annotators
+from annotation.gold import DECIDABLE
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import AnnotatorInfo, ReportColumns, TaskType
-from qc.gold import DECIDABLE
 
 NO_USER = -1
 

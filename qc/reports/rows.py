@@ -16,10 +16,10 @@ from django.db.models.functions import Cast
 
 from annotation.annotators import project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
+from annotation.gold import DECIDABLE
 from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import AnnotatorInfo, GoldInfo, ItemRecord, JudgmentRecord, ReportRows
-from qc.gold import DECIDABLE
 
 # Rows are streamed in chunks rather than fetched whole: a queryset's cached list of 500,000 row tuples
 # would be held beside the records built from it (~100 MB at the peak of a 500,000-judgment report).

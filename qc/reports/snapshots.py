@@ -25,8 +25,9 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 
 from annotation.models import Judgment, Project
 from qc.models import ReportSnapshot
-from qc.reports import report_sections
+from qc.reports import report_sections, task_type_report
 from qc.reports.languages import language_breakdown
+from qc.task_names import BUILD_REPORT, task_send
 
 logger = logging.getLogger(__name__)
 
@@ -57,8 +58,6 @@ def _judgments(project: Project) -> int:
 
 
 def report_for_page(*, project: Project) -> PageReport:
-    from qc.reports import task_type_report
-
     judgments = _judgments(project)
     if judgments <= inline_limit():
         return PageReport(report=task_type_report(project=project))
@@ -73,8 +72,6 @@ def report_for_page(*, project: Project) -> PageReport:
 
 def report_snapshot_request(*, project: Project) -> bool:
     """Queue a build unless one is running (conditional update: one request queues it); True if queued."""
-    from qc.tasks import build_report
-
     now = timezone.now()
     ReportSnapshot.objects.get_or_create(project=project)
     claimed = (
@@ -83,15 +80,15 @@ def report_snapshot_request(*, project: Project) -> bool:
         .update(building_since=now, stage="queued", error="")
     )
     if claimed:
-        transaction.on_commit(lambda: _send_build(build_report, project.pk))
+        transaction.on_commit(lambda: _send_build(project.pk))
     return bool(claimed)
 
 
-def _send_build(task: Any, project_id: int) -> None:
+def _send_build(project_id: int) -> None:
     # The page still shows the last snapshot; with the broker down the build is asked for again once
     # building_since is BUILD_STALE, instead of the page failing.
     try:
-        task.delay(project_id)
+        task_send(BUILD_REPORT, args=[project_id])
     except BrokerUnavailable:
         logger.warning("report_snapshot.not_sent", extra={"project": project_id}, exc_info=True)
 

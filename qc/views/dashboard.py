@@ -10,10 +10,11 @@ from django.views.decorators.http import require_GET
 
 from annotation.aggregation.store import aggregation_applies, annotator_abilities, last_fit
 from annotation.models import Item, Membership
-from annotation.selectors import dashboard_stats, whole_project_member
+from annotation.selectors import whole_project_member
 from annotation.selectors.known_answers import check_table
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
+from qc.selectors import dashboard_stats
 
 
 @login_required

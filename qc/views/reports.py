@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from annotation.aggregation.ranking import last_model_ranking, ranking_applies
 from annotation.aggregation.store import aggregation_applies, disagreeing_items, last_fit
 from annotation.models import Membership
-from annotation.selectors import dashboard_stats, whole_project_member
+from annotation.selectors import whole_project_member
 from annotation.task_types import get_task_type
 from annotation.views.common import REVIEW_ROLES, project_context
 from qc.overview import overview
@@ -22,6 +22,7 @@ from qc.reports.languages import LanguageRow, language_breakdown
 from qc.reports.model_ranking import ranking_table
 from qc.reports.snapshots import PageReport, report_for_page
 from qc.reports.tables import conflict_csv_rows
+from qc.selectors import dashboard_stats
 
 
 def _report_membership(request: HttpRequest, slug: str) -> Membership:

@@ -7,7 +7,8 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from evaluation.engine import CLAIM_BACKOFF_SECONDS, drain, run_plan
+from evaluation.calls import run_plan
+from evaluation.engine import CLAIM_BACKOFF_SECONDS, drain
 from evaluation.kinds import get_kind
 from evaluation.models import Call, Run
 from evaluation.services.runs import run_create

@@ -19,7 +19,7 @@ import pytest
 from django.db import connection, transaction
 
 from annotation.models import Item
-from evaluation.engine import Outcome, calls_add, calls_claim
+from evaluation.calls import Outcome, calls_add, calls_claim
 from evaluation.kinds import get_kind
 from evaluation.llm import client as llm
 from evaluation.models import AdaptationState, Call, FilteredDraft, GeneratedItem, Run

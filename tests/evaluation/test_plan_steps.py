@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from evaluation.engine import FIRST_PLAN_STEP, PLAN_BATCH, run_plan
+from evaluation.calls import FIRST_PLAN_STEP, PLAN_BATCH, run_plan
 from evaluation.kinds import get_kind
 from evaluation.models import Call, Run
 from evaluation.services.runs import run_create, run_pause

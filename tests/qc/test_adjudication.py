@@ -11,7 +11,6 @@ from django.urls import reverse
 
 from annotation.errors import InvalidInput, NotAllowed
 from annotation.models import Item, Membership
-from annotation.selectors import dashboard_stats
 from annotation.selectors.items import item_list_page
 from annotation.services.projects import membership_add
 from qc.adjudication import item_adjudication
@@ -19,6 +18,7 @@ from qc.exports import gold_records
 from qc.gold import gold_recompute, gold_recompute_project
 from qc.models import GoldDecision, GoldOverride
 from qc.overrides import gold_override, gold_override_revert
+from qc.selectors import dashboard_stats
 from tests.qc.helpers import add_judgment, make_item, make_project, make_user
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ import random
 import pytest
 from django.db import connection
 
+from annotation.gold import DECIDABLE
 from annotation.models import Item, Judgment
-from qc.gold import DECIDABLE, gold_recompute, gold_recompute_project
+from qc.gold import gold_recompute, gold_recompute_project
 from qc.gold_sets import set_based_applies
 from qc.models import GoldDecision
 from tests.qc.helpers import add_judgment, make_item, make_project, make_user

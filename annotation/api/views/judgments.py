@@ -38,7 +38,7 @@ from annotation.selectors.judgments import (
 )
 from annotation.services.assignments import assignment_resume_or_claim
 from annotation.services.judging import judging_plan, judging_rule_for
-from annotation.services.undo import judgment_change
+from annotation.services.judgments import judgment_change
 
 ANSWER_REFUSED = {**REFUSED, 409: ERROR}
 # One schema per operation whatever the task type: the project's task type picks one of these shapes.

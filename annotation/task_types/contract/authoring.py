@@ -110,9 +110,10 @@ class AuthoringHooks:
         author_sees_unit_items; `current` holds the unit's saved payloads (what they name stays valid)."""
         return {}
 
-    def item_reviewed(self, *, item: Any, review: Any, error_codes: list[str]) -> None:
-        """Called inside a QC decision's transaction once the item has its new status (e.g. KALAHI asks
-        for a variant of a base prompt approved after an "add a situation variant" request)."""
+    def item_reviewed(self, *, item: Any, approved: bool, error_codes: list[str]) -> None:
+        """Called inside a QC decision's transaction once the item has its new status: `approved` when the
+        decision approves it, `error_codes` the decision's error types (e.g. KALAHI asks for a variant of a
+        base prompt approved after an "add a situation variant" request)."""
         return None
 
     def unit_form_initial(self, payloads: list[dict[str, Any]]) -> dict[str, Any]:

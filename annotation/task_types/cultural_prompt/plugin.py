@@ -139,10 +139,10 @@ class CulturalPromptTaskType(TaskType):
             requested=base_id(base) if base is not None else "",
         )
 
-    def item_reviewed(self, *, item: Any, review: Any, error_codes: list[str]) -> None:
+    def item_reviewed(self, *, item: Any, approved: bool, error_codes: list[str]) -> None:
         from annotation.task_types.cultural_prompt.variants import on_review
 
-        on_review(item=item, review=review, error_codes=error_codes)
+        on_review(item=item, approved=approved, error_codes=error_codes)
 
     form_initial = staticmethod(item_initial)
 

@@ -179,20 +179,17 @@ def _int(value: Any) -> int | None:
 
 
 def asked_by_review(item: Item, error_codes: list[str]) -> bool:
-    """Whether a reviewer asked for a variant of this item, in this decision or an earlier one."""
-    from qc.models import Review
+    """Whether a reviewer asked for a variant of this item, in this decision or an earlier one (the item's
+    reviews, through their reverse relation, as variant_overview reads them)."""
+    return ADD_VARIANT in error_codes or item.reviews.filter(error_types__code=ADD_VARIANT).exists()
 
-    return ADD_VARIANT in error_codes or Review.objects.filter(item=item, error_types__code=ADD_VARIANT).exists()
 
-
-def on_review(*, item: Item, review: Any, error_codes: list[str]) -> None:
+def on_review(*, item: Item, approved: bool, error_codes: list[str]) -> None:
     """A prompt approved after a reviewer asked for a variant (the "add a situation variant" error type)
     gets its base prompt (itself, or the approved base of the variant) a variant request, once, for the
     free writer with the least open work; when nobody is free, or the base is not approved, it waits on
     the variants page (`reviewer_asked`) for an admin."""
-    from qc.models import Review
-
-    if review.decision != Review.Decision.APPROVE or not asked_by_review(item, error_codes):
+    if not approved or not asked_by_review(item, error_codes):
         return
     base = base_item_of(item)
     if base is None or Assignment.objects.filter(target_item=base, kind=Assignment.Kind.AUTHOR).exists():

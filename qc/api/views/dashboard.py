@@ -7,8 +7,8 @@ from rest_framework.response import Response
 
 from annotation.api.permissions import REVIEWERS
 from annotation.api.views.base import ERROR, NOT_FOUND, ProjectApi
-from annotation.selectors import dashboard_stats
 from qc.api.serializers import DashboardSerializer
+from qc.selectors import dashboard_stats
 
 
 class DashboardApi(ProjectApi):

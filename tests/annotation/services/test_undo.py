@@ -9,7 +9,8 @@ from django.utils import timezone
 from annotation.errors import IllegalTransition
 from annotation.models import Assignment, Judgment
 from annotation.services.judging import judging_plan
-from annotation.services.undo import change_refusal, judgment_change
+from annotation.services.judgments import judgment_change
+from annotation.services.undo import change_refusal
 from qc.models import GoldDecision
 from tests.qc.helpers import make_item, make_project
 

@@ -149,7 +149,7 @@ def test_a_second_planning_adds_nothing(scripted):
     run = run_create(kind="benchmark", endpoints=[scripted[0]], project=project, parameters={"templates": ["helm"]})
     before = (Call.objects.filter(run=run).count(), Prediction.objects.filter(run=run).count())
 
-    from evaluation.engine import calls_add
+    from evaluation.calls import calls_add
 
     total = calls_add(run=run, units=list(get_kind("benchmark").units(run)))
 

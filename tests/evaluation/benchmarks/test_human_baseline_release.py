@@ -11,7 +11,7 @@ import pytest
 from annotation.models import Project
 from annotation.services.imports import items_import
 from evaluation.benchmarks.report import benchmark_report
-from evaluation.engine import calls_add
+from evaluation.calls import calls_add
 from evaluation.kinds import get_kind
 from evaluation.models import BenchmarkCase, Call
 from evaluation.services.endpoints import endpoint_create

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from evaluation.engine import call_execute, calls_add, calls_claim
+from evaluation.calls import call_execute, calls_add, calls_claim
 from evaluation.kinds import get_kind
 from evaluation.llm import client as llm
 from evaluation.llm.limiter import KeptSlot, LimiterUnavailable, Limits, RedisLimiter

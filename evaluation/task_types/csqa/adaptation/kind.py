@@ -30,6 +30,7 @@ from annotation.models import Item
 from annotation.services.item_language import first_language
 from annotation.task_types.csqa import payload as csqa_payload
 from annotation.task_types.csqa.morphology import mentions_concept
+from evaluation.calls import calls_add
 from evaluation.kinds import RunKind, Unit, register
 from evaluation.models import AdaptationState, Call, Endpoint, Run
 from evaluation.services.drafts import draft_create, filtered_record
@@ -219,8 +220,6 @@ class Adaptation(RunKind):
             follow_ups = self._on_relevance(run, call, state, step, (call.endpoint_id,))
             state.save(update_fields=["votes", "relevant", "relevance_reason", "steps"])
             if follow_ups:
-                from evaluation.engine import calls_add
-
                 Run.objects.filter(pk=run.pk).update(total=calls_add(run=run, units=follow_ups))
             return
         self._filter(run, call, state, "call_failed", f"The {step} call failed: {call.error_kind}.")
