@@ -35,7 +35,7 @@ from evaluation.benchmarks.report import benchmark_report
 from evaluation.models import BenchmarkCase, Prediction, Run
 from evaluation.selectors import runs_for_project
 from evaluation.services.runs import run_create
-from qc.exports.formats import neutralise_csv_cell
+from qc.csv_cells import neutralise_csv_cell
 
 RUNS_SHOWN = 50
 CHANGES_SHOWN = 500

@@ -34,7 +34,8 @@ from annotation.batching import batched, fewer_gc_passes
 from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import ExportRecord, GoldInfo, ItemRecord, JudgmentRecord
-from qc.exports.formats import neutralise_csv_cell, open_writer
+from qc.csv_cells import neutralise_csv_cell
+from qc.exports.formats import open_writer
 from qc.reports.model_ranking import ranking_json
 
 __all__ = [

@@ -13,19 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from annotation.task_types.base import ExportRecord, TaskType
-
-# What starts a formula: the ASCII signs and their fullwidth forms (U+FF1D ＝, U+FF0B ＋, U+FF0D －,
-# U+FF20 ＠), which spreadsheets in East Asian locales read as the ASCII ones.
-FORMULA_STARTS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
-
-
-def neutralise_csv_cell(value: str) -> str:
-    """A cell a spreadsheet would run as a formula gets a leading quote (CSV/formula injection): one
-    starting with a formula sign, also after leading whitespace (spaces, tab, CR, newline, ideographic
-    space), which spreadsheets skip, and one starting with a tab or CR."""
-    if value.startswith(("\t", "\r")) or value.lstrip()[:1] in FORMULA_STARTS:
-        return "'" + value
-    return value
+from qc.csv_cells import neutralise_csv_cell
 
 
 def _dumps(value: Any) -> str:

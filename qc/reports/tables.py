@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from qc.exports import neutralise_csv_cell
+from qc.csv_cells import neutralise_csv_cell
 
 # Colour steps of a heatmap cell (CSS classes heat-0 .. heat-8); 0 is kept for empty cells.
 LEVELS = 8

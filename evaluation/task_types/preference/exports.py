@@ -32,7 +32,7 @@ from annotation.task_types.preference.pairs import (
     response_scores,
 )
 from annotation.task_types.preference.reports import all_pairs, prompts_from_rows
-from qc.exports.formats import neutralise_csv_cell
+from qc.csv_cells import neutralise_csv_cell
 from qc.reports.rows import report_rows
 
 FORMATS = ("jsonl", "csv", "parquet")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qc.exports.formats import neutralise_csv_cell
+from qc.csv_cells import neutralise_csv_cell
 
 
 @pytest.mark.parametrize(
