@@ -60,10 +60,6 @@ def invitation_for_user(*, user: AbstractBaseUser, invitation_id: int) -> Invita
     return invitation
 
 
-def project_for_user(*, user: AbstractBaseUser, slug: str, roles: tuple[str, ...] | None = None) -> Project:
-    return membership_for(user=user, slug=slug, roles=roles).project
-
-
 def items_visible_to(*, membership: Membership) -> QuerySet[Item]:
     """The items a member may see and act on: every page, API view, bulk action and review page gets
     items through here. Admins: every item of the project; annotators: the ones they wrote; reviewers:

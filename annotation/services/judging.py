@@ -89,7 +89,7 @@ def ids_in(ids: Iterable[int]) -> list[int] | RawSQL:
     return list(ids)
 
 
-def _active_annotators(project: Project) -> list[int]:
+def active_annotators(project: Project) -> list[int]:
     return list(
         admitted_only(
             Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True), project=project
@@ -116,7 +116,7 @@ def judging_plan(*, project: Project, seed: int | None = None) -> JudgingPlanSum
     rule = judging_rule_for(project)
     # A re-plan reads every assignment: the slots an earlier big plan left in blocks are written first.
     planned_blocks_write_all(project_id=project.pk, kind=rule.kind)
-    annotators = _active_annotators(project)
+    annotators = active_annotators(project)
     _check_enough_judges(rule, annotators)
     units, authors, entering = _round_one_units(project, rule, seed)
     work = _round_one_work(project, rule, active=set(annotators))
@@ -279,7 +279,7 @@ def _write_round_one(
 ) -> tuple[int, int]:
     """Save the plan's slots after the work already queued; returns (created, reactivated). A cancelled
     assignment of the same judge and item is reactivated in place (the unique item/user/kind)."""
-    base = _next_position(project.pk, rule.kind)
+    base = next_judge_position(project.pk, rule.kind)
     # A big first plan (nothing to reactivate, positions in one run): its slots are stored in blocks,
     # written as the judges reach them (annotation.services.planned_blocks). Rater groups interleave
     # positions and split an item's judges across the groups' plans, so they are written at once.
@@ -389,7 +389,7 @@ def _enter_round(project: Project, item_ids: list[int], round_: int, *, everythi
         )
 
 
-def _next_position(project_id: int, kind: str) -> int:
+def next_judge_position(project_id: int, kind: str) -> int:
     """New work queues after the work already handed out, and after the slots a big plan has not written
     yet (annotation.services.planned_blocks): one query."""
     after_rows = Assignment.objects.filter(project_id=project_id, kind=kind).values("project_id")
@@ -422,10 +422,10 @@ def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> li
     blocked |= set(Assignment.objects.filter(target_item=item, kind=rule.kind).values_list("user_id", flat=True))
     if item.author_id is not None:
         blocked.add(item.author_id)
-    candidates = [u for u in _active_annotators(item.project) if u not in blocked]
+    candidates = [u for u in active_annotators(item.project) if u not in blocked]
     out_of_scope = judges_out_of_scope(project=item.project, authors={item.pk: item.author_id}, judges=candidates)
     candidates = [u for u in candidates if u not in out_of_scope.get(item.pk, ())]
-    loads = _open_loads(item.project_id, rule.kind, candidates)
+    loads = open_judge_loads(item.project_id, rule.kind, candidates)
     ranks = annotator_ranks(project_annotators(project_ids=[item.project_id]).get(item.project_id, []))
     chosen = pick_judges(candidates=candidates, loads=loads, ranks=ranks, need=need)
     if len(chosen) < need:
@@ -433,7 +433,7 @@ def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> li
             "judging.round_short",
             extra={"item": item.pk, "round": round_, "needed": need, "eligible": len(chosen)},
         )
-    base = _next_position(item.project_id, rule.kind)
+    base = next_judge_position(item.project_id, rule.kind)
     now = timezone.now()
     created = Assignment.objects.bulk_create(
         [
@@ -456,7 +456,7 @@ def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> li
     return created
 
 
-def _open_loads(project_id: int, kind: str, users: list[int]) -> dict[int, int]:
+def open_judge_loads(project_id: int, kind: str, users: list[int]) -> dict[int, int]:
     """Open (pending or active) assignments per user: from the tallies on PostgreSQL (a few rows, where
     counting read every open row of the candidates, once per item planned), with the slots a big plan
     has not written yet (annotation.services.planned_blocks), else counted."""
@@ -509,7 +509,7 @@ def judging_plan_next_rounds(*, project: Project, seed: int | None = None) -> Ju
     for item_id, round_ in pending.items():
         if round_ >= 2 and item_id not in asks:
             by_round[round_].add(item_id)  # top-up of a short round
-    annotators = _active_annotators(project)
+    annotators = active_annotators(project)
     created = 0
     planned_items = 0
     for round_ in sorted(by_round):
@@ -573,7 +573,7 @@ def _plan_round_bulk(
             gettext("%(activity)s round %(round)s needs %(need)s more annotators per item; %(exc)s")
             % {"activity": rule.activity, "round": round_, "need": need, "exc": exc}
         ) from None
-    base = _next_position(project.pk, rule.kind)
+    base = next_judge_position(project.pk, rule.kind)
     _insert_judge_assignments(
         project.pk,
         rule.kind,
@@ -581,11 +581,6 @@ def _plan_round_bulk(
         [(s.unit_id, s.worker_id, authors.get(s.unit_id), base + s.position) for s in slots],
     )
     return len(slots)
-
-
-def assignment_plan_cross_answers(*, project: Project, seed: int | None = None) -> JudgingPlanSummary:
-    """Round 1 of the project's judging (the name the cross-answering pages, API and tests use)."""
-    return judging_plan(project=project, seed=seed)
 
 
 def _insert_judge_assignments(

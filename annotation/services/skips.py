@@ -22,7 +22,7 @@ from annotation.errors import IllegalTransition, InvalidInput, NotAllowed
 from annotation.models import Assignment, Item, Judgment, Membership, Skip
 from annotation.scope import judges_out_of_scope
 from annotation.services.drafts import work_draft_clear
-from annotation.services.judging import _active_annotators, _next_position, _open_loads, pick_judges
+from annotation.services.judging import active_annotators, next_judge_position, open_judge_loads, pick_judges
 from annotation.services.screening import work_gate
 from annotation.task_types import get_task_type, project_settings
 
@@ -102,7 +102,7 @@ def _plan_replacement(skipped: Assignment, *, user_id: int) -> Assignment | None
         blocked |= set(Judgment.objects.filter(item=item, kind=kind).values_list("user_id", flat=True))
         if author_id is not None:
             blocked.add(author_id)
-    candidates = [u for u in _active_annotators(project) if u not in blocked]
+    candidates = [u for u in active_annotators(project) if u not in blocked]
     if kind != Assignment.Kind.AUTHOR and candidates:
         rule = get_task_type(project.task_type).judging_rule(project_settings(project))
         if rule is not None and rule.groups:
@@ -116,7 +116,9 @@ def _plan_replacement(skipped: Assignment, *, user_id: int) -> Assignment | None
         outside = judges_out_of_scope(project=project, authors={skipped.target_item_id: author_id}, judges=candidates)
         candidates = [u for u in candidates if u not in outside.get(skipped.target_item_id, ())]
     ranks = annotator_ranks(project_annotators(project_ids=[project.pk]).get(project.pk, []))
-    chosen = pick_judges(candidates=candidates, loads=_open_loads(project.pk, kind, candidates), ranks=ranks, need=1)
+    chosen = pick_judges(
+        candidates=candidates, loads=open_judge_loads(project.pk, kind, candidates), ranks=ranks, need=1
+    )
     if not chosen:
         logger.warning("assignment.skip_unplanned", extra={"assignment": skipped.pk, "kind": kind})
         return None
@@ -128,6 +130,6 @@ def _plan_replacement(skipped: Assignment, *, user_id: int) -> Assignment | None
         concept_id=skipped.concept_id,
         target_item_id=skipped.target_item_id,
         target_author_id=author_id,
-        position=_next_position(project.pk, kind),
+        position=next_judge_position(project.pk, kind),
         created_at=timezone.now(),
     )
