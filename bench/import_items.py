@@ -35,6 +35,7 @@ from bench._common import (  # noqa: E402
     log,
     migrate,
     peak_rss_mb,
+    queue_background_tasks,
     recreate_database,
     setup_django,
 )
@@ -79,6 +80,7 @@ def write_file(path: Path, *, items: int, seed: int) -> int:
 def import_child(path: str) -> None:
     """Run in a fresh process: import the file and report its own time and peak resident memory."""
     setup_django()
+    queue_background_tasks()
     from django.db import transaction
 
     from annotation.importing import engine

@@ -32,6 +32,7 @@ from bench._common import (  # noqa: E402
     log,
     migrate,
     peak_rss_mb,
+    queue_background_tasks,
     recreate_database,
     setup_django,
 )
@@ -55,16 +56,8 @@ def write_file(path: Path, format_name: str, megabytes: float) -> int:
 def import_child(path: str, format_name: str) -> None:
     """Run in a fresh process: import the file and report its own time and peak resident memory."""
     setup_django()
-    from django.conf import settings
-
+    queue_background_tasks()
     from annotation.services import imports
-    from config.celery import app
-
-    # In production the import only queues the aggregation model's fit, which a Celery worker runs in its
-    # own process; without a broker the fit would run here, and crowd-kit's fit (about 130 MB with its
-    # libraries) would be counted as the import's memory. Queue it to the in-memory broker instead.
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    app.conf.update(task_always_eager=False, broker_url="memory://")
 
     started = time.perf_counter()
     summary = imports.items_import(

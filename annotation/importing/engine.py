@@ -16,7 +16,7 @@ large import.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, NamedTuple
@@ -93,9 +93,11 @@ class _Units:
         }
         self.categories_created = self.concepts_created = 0
 
-    def ids(self, records: list[ImportRecord]) -> dict[tuple[str, str], int]:
+    def ids(self, records: list[ImportRecord], *, before_query: Callable[[], None]) -> dict[tuple[str, str], int]:
         units = {(r.unit.category, r.unit.name): r.unit for r in records if r.unit is not None and r.unit.category}
         new_categories = sorted({category for category, _ in units} - set(self.categories))
+        if new_categories or any((self.categories[category], name) not in self.concepts for category, name in units):
+            before_query()
         for category in Category.objects.bulk_create([Category(project=self.project, name=n) for n in new_categories]):
             self.categories[category.name] = category.pk
         self.categories_created += len(new_categories)
@@ -218,8 +220,8 @@ def _import_batches(
     # batch is skipped. Importers yield an external id once per file (ImportRecord).
     had_items = Item.objects.filter(project=project).exists()
     for batch in _batches(records, batch_size):
-        # Reading this batch overlapped the previous batch's COPYs; the queries below need the connection.
-        write.wait()
+        # The previous batch's COPYs run while this one is read, checked and formatted; a query of this
+        # batch's (known external ids, new units) waits for them first: the connection does one thing.
         rows = [r for r in batch if isinstance(r, ImportRecord)]
         for record in rows:
             if not importer.storable_rows:
@@ -232,6 +234,8 @@ def _import_batches(
         if any(record.known_answer for record in rows):
             rows = [_as_check(project, record) if record.known_answer else record for record in rows]
         result.issues.extend(r for r in batch if isinstance(r, RowIssue))
+        if had_items:
+            write.wait()
         existing = (
             dict(
                 Item.objects.filter(project=project, external_id__in=[r.external_id for r in rows]).values_list(
@@ -257,7 +261,7 @@ def _import_batches(
         result.items_existing += len(rows) - len(new)
         if not new:
             continue
-        decisions, judgments = write(new, units.ids(new))
+        decisions, judgments = write(new, units.ids(new, before_query=write.wait))
         result.items_created += len(new)
         result.judgments_created += judgments
         for record, decision in zip(new, decisions, strict=True):
@@ -329,6 +333,33 @@ class _Writer:
         return self.decider.decide_batch(records, judgment_ids)
 
 
+class IdPool:
+    """Primary keys reserved ahead, a run per model that doubles at each refill up to four batches' worth,
+    so a large import asks the sequences for ids a few times instead of once per batch.
+
+    Reserving needs the connection, and the connection is busy while the previous batch's COPYs run: each
+    refill waits for them (`before_query`). With ids in hand the next batch is formatted while the server
+    writes the previous one (the GIN indexes of item versions make that the longer half). Ids left over at
+    the end are never used, as a rolled-back insert leaves its ids.
+    """
+
+    def __init__(self, before_query: Callable[[], None]) -> None:
+        self.before_query = before_query
+        self.free: dict[Any, Sequence[int]] = {}
+        self.next_size: dict[Any, int] = {}
+
+    def take(self, model: Any, count: int) -> Sequence[int]:
+        free = self.free.get(model, ())
+        if len(free) < count:
+            self.before_query()
+            size = max(count, self.next_size.get(model, 0))
+            self.next_size[model] = min(2 * size, 4 * count)
+            fresh = reserve_ids(model, size - len(free))
+            free = [*free, *fresh] if free else fresh
+        self.free[model] = free[count:]
+        return free[:count]
+
+
 class _CopyWriter(_Writer):
     """Items, versions, judgments and gold decisions of a batch in four COPYs, their foreign keys
     checked once for the whole import (annotation.foreign_keys) where the database role may, else by
@@ -342,6 +373,7 @@ class _CopyWriter(_Writer):
         self.item_head = f"{self.project.pk}\t{copy_text(self.project.task_type)}\t"
         self.kind = copy_text(self.importer.judgment_kind)
         self.copies = BackgroundCopies(skip_triggers=self.bulk.skipping_triggers)
+        self.ids = IdPool(self.copies.wait)
 
     def wait(self) -> None:
         self.copies.wait()
@@ -353,16 +385,16 @@ class _CopyWriter(_Writer):
         self, records: list[ImportRecord], concept_ids: dict[tuple[str, str], int]
     ) -> tuple[list[Decision | None], int]:
         count = len(records)
-        item_ids = reserve_ids(Item, count)
-        version_ids = reserve_ids(ItemVersion, count)
-        judgment_ids = _slices(reserve_ids(Judgment, sum(len(r.judgments) for r in records)), records)
+        item_ids = self.ids.take(Item, count)
+        version_ids = self.ids.take(ItemVersion, count)
+        judgment_ids = _slices(self.ids.take(Judgment, sum(len(r.judgments) for r in records)), records)
         decisions = self._decide(records, judgment_ids)
         now = copy_text(timezone.now().isoformat())
         user_text = self.user_text
         authors = [user_text.get(r.author, NULL) if r.author else NULL for r in records]
         rows = list(zip(records, item_ids, version_ids, authors, strict=True))
         all_judgment_ids = [i for ids in judgment_ids for i in ids]
-        gold_ids = reserve_ids(self.gold_model, sum(d is not None for d in decisions)) if self.gold_model else []
+        gold_ids = self.ids.take(self.gold_model, sum(d is not None for d in decisions)) if self.gold_model else []
         bulk = self.bulk
         copies = [
             (copy_statement(Item, ITEM_FIELDS), "".join(self._item_lines(rows, decisions, concept_ids, now))),
@@ -376,7 +408,8 @@ class _CopyWriter(_Writer):
                     "".join(self._gold_lines(gold_ids, item_ids, decisions, now)),
                 )
             )
-        # Sent while the engine reads the next batch; the ids were reserved above, so nothing waits for them.
+        # Sent while the engine reads and formats the next batch (the ids come from the pool, so nothing
+        # waits for them but a refill).
         self.copies.submit(copies)
         bulk.wrote(Item, item_ids)
         bulk.wrote(ItemVersion, version_ids)

@@ -206,3 +206,54 @@ def test_a_copy_failing_in_the_background_comes_out_as_djangos_error_and_writes_
     assert "annotation_item_pkey" in str(refused.value)
     assert first.items_created == 2
     assert db_state() == before  # and the connection still answers
+
+
+@pytest.mark.postgres
+def test_the_id_pool_reserves_doubling_runs_and_waits_for_the_connection_before_each():
+    queries: list[str] = []
+    pool = engine.IdPool(lambda: queries.append("waited"))
+
+    taken = [list(pool.take(Item, 2)) for _ in range(6)]
+
+    # Runs of 2, 4 (two batches), then 8 (four batches, the most): three refills for six batches,
+    # each after waiting for the COPYs in flight.
+    assert queries == ["waited"] * 3
+    flat = [i for ids in taken for i in ids]
+    assert [len(ids) for ids in taken] == [2] * 6
+    assert len(set(flat)) == 12
+    assert flat == sorted(flat)
+    assert list(pool.free[Item]) == list(range(flat[-1] + 1, flat[-1] + 3))  # two left over, never used
+
+
+@pytest.mark.postgres
+def test_a_large_import_formats_the_next_batch_while_the_previous_one_is_copied(monkeypatch):
+    events: list[str] = []
+    submitting = False
+    real_submit = engine.BackgroundCopies.submit
+    real_wait = engine.BackgroundCopies.wait
+
+    def submit(self, copies):
+        nonlocal submitting
+        events.append("copy")
+        submitting = True  # submit waits for the previous batch's COPYs itself: one statement at a time
+        real_submit(self, copies)
+        submitting = False
+
+    def wait(self):
+        if self._pending is not None and not submitting:
+            events.append("wait")  # the engine itself waits for the previous batch to use the connection
+        real_wait(self)
+
+    monkeypatch.setattr(engine.BackgroundCopies, "submit", submit)
+    monkeypatch.setattr(engine.BackgroundCopies, "wait", wait)
+    monkeypatch.setattr(engine, "BATCH", 2)
+
+    summary = items_import(path_or_bytes=_rows(12), project_slug="pool", format="id-csqa", language="id")
+
+    # Six batches of two rows, one concept (made by the first batch): the engine waits for the previous
+    # batch's COPYs only to reserve more ids, before batches 2 and 4 (runs of 2, 4 and 8 batches' ids),
+    # and after the last, before the references are checked.
+    assert events == ["copy", "wait", "copy", "copy", "wait", "copy", "copy", "copy", "wait"]
+    assert summary.items_created == 12
+    assert Item.objects.filter(project__slug="pool").count() == 12
+    assert Judgment.objects.filter(item__project__slug="pool").count() == 12 * 5
