@@ -25,17 +25,18 @@ class GoldMemo:
 
     def decide(self, case: GoldCase) -> GoldOutcome:
         outcome = self._published(case)
-        if not adaptive.is_adaptive(case.settings) or not self.task_type.agreement_domain:
+        if not adaptive.is_adaptive(case.settings):
             return outcome
+        domain = self.task_type.agreement_domain_of(case.payload)
         rule = self.task_type.judging_rule(case.settings)
-        if rule is None:
+        if rule is None or not domain:
             return outcome
         value = self.task_type.agreement_value
         return adaptive.adaptive_outcome(
             case,
             outcome,
             labels=[(row.user_id, value(row.value)) for row in case.judgments],
-            domain=self.task_type.agreement_domain,
+            domain=domain,
             accuracy=self.accuracy,
             rule=rule,
         )

@@ -77,7 +77,13 @@ class GoldHooks:
         """The value agreement is computed on (the chosen letter, the label); None if not given."""
         raise NotImplementedError
 
-    def known_answer_choices(self, payload: dict[str, Any]) -> tuple[str, ...]:
-        """The answers a known-answer check of this item may expect: values agreement_value can give
-        for it. () : the task type's judgments have no single right answer (no checks)."""
+    def agreement_domain_of(self, payload: dict[str, Any]) -> tuple[str, ...]:
+        """The values agreement_value can give for this item: what adaptive judging's posterior ranges
+        over. Default: agreement_domain, the same for every item; a task type whose options depend on
+        the item (KALAHI's responses) names them. () : no categorical value (no adaptive judging)."""
         return tuple(self.agreement_domain)
+
+    def known_answer_choices(self, payload: dict[str, Any]) -> tuple[str, ...]:
+        """The answers a known-answer check of this item may expect. Default: agreement_domain_of.
+        () : the task type's judgments have no single right answer (no checks)."""
+        return self.agreement_domain_of(payload)

@@ -10,6 +10,7 @@ from django.conf import settings as django_settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from annotation import adaptive
 from annotation.task_types.base import (
     BenchmarkSpec,
     CategoricalItem,
@@ -154,7 +155,7 @@ class CulturalPromptTaskType(TaskType):
 
     # --- judging (MC1 by validators who did not write the prompt) ------------------------------------
     def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
-        return JudgingRule(
+        rule = JudgingRule(
             kind="validate",
             per_round=(settings["validators_per_item"],),
             share=settings["validation_percent"] / 100,
@@ -165,6 +166,7 @@ class CulturalPromptTaskType(TaskType):
             noun=pgettext_lazy("judging", "pick"),
             saved=pgettext_lazy("judging", "Pick saved. Here is the next prompt."),
         )
+        return adaptive.adaptive_rule(rule, settings)
 
     def judge_view(self, payload_: dict[str, Any], *, unit_data: dict[str, Any] | None = None) -> dict[str, Any]:
         return judging.judge_view(payload_, seed=0)
@@ -237,7 +239,7 @@ class CulturalPromptTaskType(TaskType):
     def agreement_value(self, value: dict[str, Any]) -> Any:
         return (value or {}).get("choice") or None
 
-    def known_answer_choices(self, payload: dict[str, Any]) -> tuple[str, ...]:
+    def agreement_domain_of(self, payload: dict[str, Any]) -> tuple[str, ...]:
         """The MC1 options a judge is shown: the best response and each irrelevant one."""
         return ("best", *(f"irrelevant_{n}" for n in range(1, len(payload.get("irrelevant") or []) + 1)))
 

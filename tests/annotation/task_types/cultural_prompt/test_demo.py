@@ -21,7 +21,14 @@ def test_load_demo_creates_the_kalahi_project_with_its_topics_and_two_writers_ea
         "cultural_prompt",
         2,
     )
-    assert project.task_settings == {"validators_per_item": 3, "validation_percent": 100, "qc_review": True}
+    assert project.task_settings == {
+        "validators_per_item": 3,
+        "validation_percent": 100,
+        "qc_review": True,
+        "judging_mode": "fixed",
+        "adaptive_confidence": 99,
+        "adaptive_min_judges": 2,
+    }
     assert project.guidelines.startswith("# Writing situated prompts (KALAHI)\n")
     assert list(ProjectLanguage.objects.filter(project=project).values_list("code", "name", "direction")) == [
         ("fil", "Filipino", "ltr")
