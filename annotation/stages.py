@@ -133,7 +133,7 @@ def _judging(rule: JudgingRule, role: str, counts: StageCounts, has_form: bool) 
             counts.to_plan,
             activity=activity.lower(),
         )
-        plan = StageAction("crossanswer_plan", gettext("Plan %(activity)s") % {"activity": activity.lower()})
+        plan = StageAction("judging_plan", gettext("Plan %(activity)s") % {"activity": activity.lower()})
         return Stage("judging", activity, text, (plan, *rounds))
     n = counts.statuses.get("judged", 0)
     text = _count(

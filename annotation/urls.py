@@ -52,10 +52,11 @@ urlpatterns = [
         rounds.correction_send,
         name="correction_send",
     ),
-    path("p/<slug:slug>/crossanswer/", judging.crossanswer_plan, name="crossanswer_plan"),
+    path("p/<slug:slug>/judging/plan/", judging.judging_plan_page, name="judging_plan"),
     path("p/<slug:slug>/judge/", judging.judge_queue, name="judge_queue"),
     path("p/<slug:slug>/judge/<int:assignment_id>/", judging.judge_item, name="judge_item"),
-    # The older cross-answering addresses: the same views, redirecting within this family.
+    # The older cross-answering addresses: the queue and form are the same views, redirecting within this
+    # family; the plan's moved for good (a permanent redirect).
     path("p/<slug:slug>/answer/", judging.judge_queue, {"routes": judging.ANSWER_ROUTES}, name="answer_queue"),
     path(
         "p/<slug:slug>/answer/<int:assignment_id>/",
@@ -63,4 +64,5 @@ urlpatterns = [
         {"routes": judging.ANSWER_ROUTES},
         name="answer_item",
     ),
+    path("p/<slug:slug>/crossanswer/", judging.judging_plan_moved, name="crossanswer_plan"),
 ]

@@ -11,8 +11,8 @@ For each size (--items, then --small) it fills a csqa project with that many app
 --annotators annotators (one concept and one version each, COPY), plans judging round 1 with the task
 type's rule (m = 5: every item to the five annotators who did not write it, so each judge holds about
 5/6 of the items as open assignments) and times it. Then --clients clients, one per annotator, answer
-through the REST API as a judge's browser would (`POST /api/projects/{slug}/answers/next/`, then
-`POST /api/projects/{slug}/answers/{id}/`), each request served by forked worker processes as
+through the REST API as a judge's browser would (`POST /api/projects/{slug}/judgments/next/`, then
+`POST /api/projects/{slug}/judgments/{id}/`), each request served by forked worker processes as
 gunicorn's sync workers serve them (bench/_server.py: server time measured inside the worker, the
 queries counted as django_assert_num_queries counts them).
 
@@ -263,14 +263,14 @@ def judge_loop(*, slug: str, annotator_ids: list[int], clients: int, pairs: int,
     def client(index: int) -> None:
         session = sessions[judges[index]]
         for n in range(pairs):
-            task = server.post(index, session, f"/api/projects/{slug}/answers/next/", {})
+            task = server.post(index, session, f"/api/projects/{slug}/judgments/next/", {})
             if task.status == 204:
                 return
             if task.status != 200:
                 raise RuntimeError(f"next answered {task.status}: {task.data}")
             samples[index].append(Sample("next", task.server_ms, task.queries))
             done = server.post(
-                index, session, f"/api/projects/{slug}/answers/{task.data['id']}/", {"answer": answers[n]}
+                index, session, f"/api/projects/{slug}/judgments/{task.data['id']}/", {"answer": answers[n]}
             )
             if done.status != 200:
                 raise RuntimeError(f"submit answered {done.status}: {done.data}")

@@ -141,10 +141,10 @@ def api_requests(slug, *, assignment_id, run_id):
     """Every issue-3 API endpoint of the project `slug`, with a body an allowed caller could send."""
     base = f"/api/projects/{slug}"
     return [
-        ("post", f"{base}/plans/cross-answers/", {"seed": 3}),
-        ("post", f"{base}/answers/next/", {}),
-        ("get", f"{base}/answers/{assignment_id}/", None),
-        ("post", f"{base}/answers/{assignment_id}/", {"answer": "A"}),
+        ("post", f"{base}/plans/judging/", {"seed": 3}),
+        ("post", f"{base}/judgments/next/", {}),
+        ("get", f"{base}/judgments/{assignment_id}/", None),
+        ("post", f"{base}/judgments/{assignment_id}/", {"answer": "A"}),
         ("get", f"{base}/reports/csqa/", None),
         ("get", f"{base}/exports/", None),
         ("post", f"{base}/exports/", {"format": "csv"}),
@@ -157,8 +157,8 @@ def api_requests(slug, *, assignment_id, run_id):
 def page_requests(slug, *, assignment_id, run_id):
     """Every issue-3 page of the project `slug`, GET and POST."""
     return [
-        ("get", reverse("crossanswer_plan", args=[slug]), None),
-        ("post", reverse("crossanswer_plan", args=[slug]), {}),
+        ("get", reverse("judging_plan", args=[slug]), None),
+        ("post", reverse("judging_plan", args=[slug]), {}),
         ("get", reverse("answer_queue", args=[slug]), None),
         ("get", reverse("answer_item", args=[slug, assignment_id]), None),
         ("post", reverse("answer_item", args=[slug, assignment_id]), {"answer": "A"}),

@@ -25,7 +25,7 @@ PROJECT_PREFIX = "p/<slug:slug>/"
 ROLES = ["admin", "reviewer", "annotator"]
 # Reviewed: routes a person never needs a link to. Older addresses of pages that are linked under their
 # new address (kept for bookmarks and scripts).
-ALIASES = {"answer_queue": "judge_queue", "reports_page": "report_page"}
+ALIASES = {"answer_queue": "judge_queue", "reports_page": "report_page", "crossanswer_plan": "judging_plan"}
 # The report's machine-readable twin (the API's and scripts' address; the page shows the same figures).
 NOT_LINKED = {"report_json"}
 

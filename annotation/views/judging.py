@@ -3,6 +3,7 @@ queue and form. The form, its template and its keys come from the task type.
 
 Two families of routes reach the same views: /p/<slug>/judge/ (generic) and /p/<slug>/answer/ (the
 older cross-answering address, kept for bookmarks and scripts); each view redirects within its family.
+The plan's older address, /p/<slug>/crossanswer/, redirects to /p/<slug>/judging/plan/.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -63,7 +64,7 @@ def _judging_membership(request: HttpRequest, slug: str) -> tuple[Membership, Ta
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def crossanswer_plan(request: HttpRequest, slug: str) -> HttpResponse:
+def judging_plan_page(request: HttpRequest, slug: str) -> HttpResponse:
     """GET: how far round 1 of judging is. POST: plan it (again), then show the summary."""
     membership = membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
     project = membership.project
@@ -91,11 +92,23 @@ def crossanswer_plan(request: HttpRequest, slug: str) -> HttpResponse:
                     "moved": summary.moved,
                 },
             )
-        return redirect("crossanswer_plan", slug=slug)
+        return redirect("judging_plan", slug=slug)
     context = project_context(
         membership, overview=crossanswer_overview(project=project), rule=rule, share_percent=round(rule.share * 100)
     )
-    return render(request, "annotation/answer_plan.html", context)
+    return render(request, "annotation/judging_plan.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def judging_plan_moved(request: HttpRequest, slug: str) -> HttpResponse:
+    """The plan's older address. Checked like the page, so it tells an outsider nothing (404) about the
+    project; a POST is sent on with 308, which keeps the method and the body (301 would turn it into GET)."""
+    membership_for(user=request.user, slug=slug, roles=ADMIN_ONLY)
+    response = HttpResponsePermanentRedirect(reverse("judging_plan", args=[slug]))
+    if request.method == "POST":
+        response.status_code = 308
+    return response
 
 
 @login_required

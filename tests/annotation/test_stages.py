@@ -40,7 +40,7 @@ def test_an_nli_admin_sees_every_stage_in_premises_and_validation_with_counts_an
             "judging",
             "Validation",
             "12 approved items wait for validation",
-            [("crossanswer_plan", "Plan validation"), ("judging_rounds", "Judgments by round")],
+            [("judging_plan", "Plan validation"), ("judging_rounds", "Judgments by round")],
         ),
         ("gold", "Gold and report", "5 gold items, 1 excluded", [("report_page", "Report")]),
         (
@@ -73,7 +73,7 @@ def test_every_protocol_names_its_judging_stage_in_its_own_words(task_type, titl
 
     judging = [s for s in _stages(task_type, "admin", counts) if s[0] == "judging"]
 
-    assert judging == [("judging", title, text, [("crossanswer_plan", plan), ("judging_rounds", "Judgments by round")])]
+    assert judging == [("judging", title, text, [("judging_plan", plan), ("judging_rounds", "Judgments by round")])]
 
 
 def test_an_nli_annotator_sees_their_own_work_and_the_validation_queue_only():

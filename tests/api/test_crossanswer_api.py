@@ -54,8 +54,8 @@ def test_admin_plans_cross_answering(planned):
     world = make_world(slug="fresh")
     client = client_for(world.admin)
 
-    first = client.post("/api/projects/fresh/plans/cross-answers/", {}, format="json")
-    again = client.post("/api/projects/fresh/plans/cross-answers/", {"seed": 7}, format="json")
+    first = client.post("/api/projects/fresh/plans/judging/", {}, format="json")
+    again = client.post("/api/projects/fresh/plans/judging/", {"seed": 7}, format="json")
 
     assert (first.status_code, first.json()) == (
         200,
@@ -73,7 +73,7 @@ def test_only_admins_plan(planned, who):
     client = client_for(planned.reviewer if who == "reviewer" else planned.people[0])
     before = db_state()
 
-    response = client.post(f"{BASE}/plans/cross-answers/", {}, format="json")
+    response = client.post(f"{BASE}/plans/judging/", {}, format="json")
 
     assert (response.status_code, response.json()["code"]) == (403, "not_allowed")
     assert db_state() == before
@@ -88,8 +88,8 @@ def test_next_gives_the_question_without_any_answer_and_resumes_it(planned):
     expected = Assignment.objects.filter(user=w1, kind="answer").order_by("position", "id").first()
     index = planned.items.index(Item.objects.get(pk=expected.target_item_id))
 
-    first = client.post(f"{BASE}/answers/next/", {}, format="json")
-    again = client.post(f"{BASE}/answers/next/", {}, format="json")
+    first = client.post(f"{BASE}/judgments/next/", {}, format="json")
+    again = client.post(f"{BASE}/judgments/next/", {}, format="json")
 
     body = first.json()
     assert first.status_code == 200
@@ -114,9 +114,9 @@ def test_answer_is_recorded_and_next_moves_on_until_204(planned):
     w2 = planned.people[1]
     client = client_for(w2)
     answered = []
-    while (task := client.post(f"{BASE}/answers/next/", {}, format="json")).status_code == 200:
+    while (task := client.post(f"{BASE}/judgments/next/", {}, format="json")).status_code == 200:
         response = client.post(
-            f"{BASE}/answers/{task.json()['id']}/",
+            f"{BASE}/judgments/{task.json()['id']}/",
             {
                 "answer": "c",
                 "uncertain": True,
@@ -150,13 +150,13 @@ def test_my_answer_is_shown_back_never_anyone_elses(planned):
     w1, w2, w3 = planned.people[:3]
     mine = _assignment(planned, w1, 2)
     client_for(w2).post(
-        f"{BASE}/answers/{_assignment(planned, w2, 2).pk}/", {"answer": "E", "reason": "W2!"}, format="json"
+        f"{BASE}/judgments/{_assignment(planned, w2, 2).pk}/", {"answer": "E", "reason": "W2!"}, format="json"
     )
     client = client_for(w1)
 
-    before = client.get(f"{BASE}/answers/{mine.pk}/").json()
-    client.post(f"{BASE}/answers/{mine.pk}/", {"answer": "B", "question_ambiguous": True}, format="json")
-    after = client.get(f"{BASE}/answers/{mine.pk}/").json()
+    before = client.get(f"{BASE}/judgments/{mine.pk}/").json()
+    client.post(f"{BASE}/judgments/{mine.pk}/", {"answer": "B", "question_ambiguous": True}, format="json")
+    after = client.get(f"{BASE}/judgments/{mine.pk}/").json()
 
     assert before["my_answer"] is None
     assert after["my_answer"] == {
@@ -173,7 +173,7 @@ def test_my_answer_is_shown_back_never_anyone_elses(planned):
 
 def test_invalid_answers_are_refused_and_change_nothing(planned):
     w1 = planned.people[0]
-    url = f"{BASE}/answers/{_assignment(planned, w1, 1).pk}/"
+    url = f"{BASE}/judgments/{_assignment(planned, w1, 1).pk}/"
     client = client_for(w1)
     before = db_state()
 
@@ -202,9 +202,9 @@ def test_another_users_assignment_is_404_and_own_item_is_refused(planned):
 
     theirs = _assignment(planned, w2, 0).pk
     answers = [
-        client.get(f"{BASE}/answers/{theirs}/"),
-        client.post(f"{BASE}/answers/{theirs}/", {"answer": "A"}, format="json"),
-        client.post(f"{BASE}/answers/{own.pk}/", {"answer": "A"}, format="json"),
+        client.get(f"{BASE}/judgments/{theirs}/"),
+        client.post(f"{BASE}/judgments/{theirs}/", {"answer": "A"}, format="json"),
+        client.post(f"{BASE}/judgments/{own.pk}/", {"answer": "A"}, format="json"),
     ]
 
     assert [(r.status_code, r.json()) for r in answers] == [
@@ -378,8 +378,8 @@ def test_member_of_another_project_gets_404_everywhere_and_changes_nothing(two_p
     own_answers = [
         (p, call(api, m, p, b))
         for m, p, b in [
-            ("get", f"/api/projects/other/answers/{aid}/", None),
-            ("post", f"/api/projects/other/answers/{aid}/", {"answer": "A"}),
+            ("get", f"/api/projects/other/judgments/{aid}/", None),
+            ("post", f"/api/projects/other/judgments/{aid}/", {"answer": "A"}),
             ("get", f"/api/projects/other/exports/{rid}/", None),
             ("get", f"/api/projects/other/exports/{rid}/files/test.jsonl", None),
         ]
@@ -426,14 +426,14 @@ def test_schema_lists_the_endpoints_of_issue_3():
     served = {path: set(ops) - {"parameters"} for path, ops in schema["paths"].items()}
 
     assert {path: served.get(path) for path in ISSUE_3_ENDPOINTS} == ISSUE_3_ENDPOINTS
-    answer = schema["components"]["schemas"]["AnswerItem"]
+    answer = schema["components"]["schemas"]["MultipleChoiceItem"]
     assert set(answer["properties"]) == {"id", "category", "question", "choices"}
 
 
 ISSUE_3_ENDPOINTS = {
-    "/api/projects/{slug}/plans/cross-answers/": {"post"},
-    "/api/projects/{slug}/answers/next/": {"post"},
-    "/api/projects/{slug}/answers/{assignment_id}/": {"get", "post"},
+    "/api/projects/{slug}/plans/judging/": {"post"},
+    "/api/projects/{slug}/judgments/next/": {"post"},
+    "/api/projects/{slug}/judgments/{assignment_id}/": {"get", "post"},
     "/api/projects/{slug}/reports/csqa/": {"get"},
     "/api/projects/{slug}/exports/": {"get", "post"},
     "/api/projects/{slug}/exports/{run_id}/": {"get"},

@@ -27,7 +27,7 @@ def test_a_validator_sees_shuffled_texts_only_and_picks_by_position():
     validator = world.validators[0]
     client = client_for(validator)
 
-    claimed = client.post(f"{BASE}/answers/next/", {}, format="json")
+    claimed = client.post(f"{BASE}/judgments/next/", {}, format="json")
     assert claimed.status_code == 200
     view = claimed.json()["item"]["view"]
     seed = shuffle_seed(world.project.plan_seed, item.pk, validator.pk, secret=settings.SECRET_KEY)
@@ -42,16 +42,16 @@ def test_a_validator_sees_shuffled_texts_only_and_picks_by_position():
 
     position = order.index("irrelevant_2") + 1
     assignment = Assignment.objects.get(user=validator, kind="validate")
-    saved = client.post(f"{BASE}/answers/{assignment.pk}/", {"choice": str(position)}, format="json")
+    saved = client.post(f"{BASE}/judgments/{assignment.pk}/", {"choice": str(position)}, format="json")
     assert saved.status_code == 200
     judgment = Judgment.objects.get(item=item, user=validator)
     assert judgment.value == {"choice": "irrelevant_2", "position": position, "order": order, "seed": seed}
-    mine = client.get(f"{BASE}/answers/{assignment.pk}/").json()["my_judgment"]
+    mine = client.get(f"{BASE}/judgments/{assignment.pk}/").json()["my_judgment"]
     assert mine == {"value": {"position": position}, "flags": {}, "comment": ""}
 
     # Someone of another project: 404, nothing changes.
     outsider = UserFactory(username="outsider")
-    refused = client_for(outsider).post(f"{BASE}/answers/{assignment.pk}/", {"choice": "1"}, format="json")
+    refused = client_for(outsider).post(f"{BASE}/judgments/{assignment.pk}/", {"choice": "1"}, format="json")
     assert refused.status_code == 404
     judgment.refresh_from_db()
     assert judgment.value["choice"] == "irrelevant_2"

@@ -90,8 +90,8 @@ def world(db):
         "slug": "fuzz",
         "item_id": submitted.pk,
         "membership_id": Membership.objects.get(project=csqa.project, user=first).pk,
-        # The admin's own work: authoring for draft/submit, answering for answers.
-        "assignment_id": {"assignments": own_author.pk, "answers": own_answer.pk},
+        # The admin's own work: authoring for draft/submit, judging for judgments (and the older answers/).
+        "assignment_id": {"assignments": own_author.pk, "judgments": own_answer.pk, "answers": own_answer.pk},
     }
     return csqa, path_ids, submitted.current_version_id
 

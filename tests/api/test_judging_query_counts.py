@@ -46,14 +46,14 @@ def test_next_and_submit_query_counts_do_not_grow_with_the_queue(
     client = client_for(judge)
     base = f"/api/projects/{world.project.slug}"
     # A first round trip so per-connection work (e.g. type lookups) isn't counted.
-    warm = client.post(f"{base}/answers/next/", {}, format="json").json()
+    warm = client.post(f"{base}/judgments/next/", {}, format="json").json()
     assert warm["progress"] == {"done": 0, "total": queue}
-    assert client.post(f"{base}/answers/{warm['id']}/", {"answer": "A"}, format="json").status_code == 200
+    assert client.post(f"{base}/judgments/{warm['id']}/", {"answer": "A"}, format="json").status_code == 200
 
     with django_assert_max_num_queries(MAX_QUERIES_NEXT):
-        task = client.post(f"{base}/answers/next/", {}, format="json")
+        task = client.post(f"{base}/judgments/next/", {}, format="json")
     with django_assert_max_num_queries(MAX_QUERIES_SUBMIT):
-        submitted = client.post(f"{base}/answers/{task.json()['id']}/", {"answer": "B"}, format="json")
+        submitted = client.post(f"{base}/judgments/{task.json()['id']}/", {"answer": "B"}, format="json")
 
     assert (task.status_code, task.json()["progress"]) == (200, {"done": 1, "total": queue})
     assert task.json()["id"] != warm["id"]
@@ -70,8 +70,8 @@ def test_progress_follows_claims_submits_leaves_and_replans():
     client = client_for(first)
     base = f"/api/projects/{world.project.slug}"
     for _ in range(2):
-        task = client.post(f"{base}/answers/next/", {}, format="json").json()
-        client.post(f"{base}/answers/{task['id']}/", {"answer": "C"}, format="json")
+        task = client.post(f"{base}/judgments/next/", {}, format="json").json()
+        client.post(f"{base}/judgments/{task['id']}/", {"answer": "C"}, format="json")
     assignment_claim_next(project=world.project, user=leaver, kind="answer")
     # The leaver's open work (one of it leased) moves to the others on the next plan.
     Membership.objects.filter(project=world.project, user=leaver).update(is_active=False)

@@ -1,4 +1,4 @@
-"""POST /answers/<id>/ answers with the judge's own judgment as the task type shows it to them (its
+"""POST /judgments/<id>/ answers with the judge's own judgment as the task type shows it to them (its
 own_judgment, as GET and the judging page do), never the stored value and never another judge's:
 for every task type that judges. KALAHI's stored pick names the option ("best") with the order and
 seed, which would tell a validator which response the writers marked best."""
@@ -96,11 +96,11 @@ def test_the_saved_judgment_comes_back_as_the_judge_is_shown_it(task_type):
     project, item, judge, other, assignments, kind = _world(task_type)
     base = f"/api/projects/{project.slug}"
     # Another judge has judged first, with a comment of their own.
-    first = client_for(other).post(f"{base}/answers/{assignments[other.pk].pk}/", _body(task_type), format="json")
+    first = client_for(other).post(f"{base}/judgments/{assignments[other.pk].pk}/", _body(task_type), format="json")
     assert first.status_code == 200, first.json()
     Judgment.objects.filter(user=other).update(comment="secret of the other judge")
 
-    saved = client_for(judge).post(f"{base}/answers/{assignments[judge.pk].pk}/", _body(task_type), format="json")
+    saved = client_for(judge).post(f"{base}/judgments/{assignments[judge.pk].pk}/", _body(task_type), format="json")
 
     assert saved.status_code == 200, saved.json()
     stored = Judgment.objects.get(item=item, user=judge, kind=kind)
@@ -112,7 +112,7 @@ def test_the_saved_judgment_comes_back_as_the_judge_is_shown_it(task_type):
         "reason" if f == "comment" and task_type.judging_api_shape == "multiple_choice" else f
         for f in (f.name for f in dataclasses.fields(own))
     }
-    mine = client_for(judge).get(f"{base}/answers/{assignments[judge.pk].pk}/").json()
+    mine = client_for(judge).get(f"{base}/judgments/{assignments[judge.pk].pk}/").json()
     own_key = "my_answer" if task_type.judging_api_shape == "multiple_choice" else "my_judgment"
     # The same as GET (and the page) show the judge.
     assert {k: v for k, v in shown.items() if k not in ("created_at", "updated_at")} == mine[own_key]
@@ -124,7 +124,7 @@ def test_a_kalahi_validator_is_never_told_which_option_was_the_best():
     project, item, judge, _other, assignments, _kind = _world(task_type)
     client = client_for(judge)
 
-    saved = client.post(f"/api/projects/{project.slug}/answers/{assignments[judge.pk].pk}/", {"choice": "2"})
+    saved = client.post(f"/api/projects/{project.slug}/judgments/{assignments[judge.pk].pk}/", {"choice": "2"})
 
     assert saved.status_code == 200
     stored = Judgment.objects.get(item=item, user=judge)

@@ -51,9 +51,9 @@ def test_validator_lists_claims_and_sees_the_premise_and_hypothesis_only(world):
     slot = [item.pk for item in world.items].index(first.target_item_id)
 
     listed = client.get(f"{BASE}/assignments/", {"kind": "validate"})
-    claimed = client.post(f"{BASE}/answers/next/", {}, format="json")
-    again = client.post(f"{BASE}/answers/next/", {}, format="json")
-    shown = client.get(f"{BASE}/answers/{first.pk}/")
+    claimed = client.post(f"{BASE}/judgments/next/", {}, format="json")
+    again = client.post(f"{BASE}/judgments/next/", {}, format="json")
+    shown = client.get(f"{BASE}/judgments/{first.pk}/")
 
     assert listed.status_code == 200
     rows = listed.json()["results"] if isinstance(listed.json(), dict) else listed.json()
@@ -86,12 +86,12 @@ def test_a_label_is_recorded_with_its_round_and_shown_back_to_its_validator_only
     client = client_for(first.user)
 
     saved = client.post(
-        f"{BASE}/answers/{first.pk}/",
+        f"{BASE}/judgments/{first.pk}/",
         {"label": "e", "error": True, "correction": " Gunungsitoli ada di Pulau Nias. ", "comment": " ok "},
         format="json",
     )
-    mine = client.get(f"{BASE}/answers/{first.pk}/").json()
-    theirs = client_for(second.user).get(f"{BASE}/answers/{second.pk}/").json()
+    mine = client.get(f"{BASE}/judgments/{first.pk}/").json()
+    theirs = client_for(second.user).get(f"{BASE}/judgments/{second.pk}/").json()
 
     judgment = Judgment.objects.get(item=item, user=first.user)
     assert (saved.status_code, saved.json()) == (
@@ -127,9 +127,9 @@ def test_disagreement_plans_round_two_for_a_third_validator_through_the_api(worl
     others = [u for u in world.annotators if u.pk not in {world.writer.pk, first.user_id, second.user_id}]
     listed_before = {u.pk: _listed(u) for u in others}
 
-    agree = client_for(first.user).post(f"{BASE}/answers/{first.pk}/", {"label": "c"}, format="json")
+    agree = client_for(first.user).post(f"{BASE}/judgments/{first.pk}/", {"label": "c"}, format="json")
     round_two_before = Assignment.objects.filter(target_item=item, round=2).count()
-    disagree = client_for(second.user).post(f"{BASE}/answers/{second.pk}/", {"label": "neutral"}, format="json")
+    disagree = client_for(second.user).post(f"{BASE}/judgments/{second.pk}/", {"label": "neutral"}, format="json")
 
     assert [r.status_code for r in (agree, disagree)] == [200, 200]
     assert [r.json()["round"] for r in (agree, disagree)] == [1, 1]
@@ -138,11 +138,11 @@ def test_disagreement_plans_round_two_for_a_third_validator_through_the_api(worl
     assert sorted(len(ids) for ids in new.values()) == [0, 1]
     third = next(u for u in others if new[u.pk])
     (assignment_id,) = new[third.pk]
-    shown = client_for(third).get(f"{BASE}/answers/{assignment_id}/").json()
+    shown = client_for(third).get(f"{BASE}/judgments/{assignment_id}/").json()
     assert (shown["round"], shown["item"]["id"], shown["my_judgment"]) == (2, item.pk, None)
     _no_author_label(json.dumps(shown))
 
-    settled = client_for(third).post(f"{BASE}/answers/{assignment_id}/", {"label": "c"}, format="json")
+    settled = client_for(third).post(f"{BASE}/judgments/{assignment_id}/", {"label": "c"}, format="json")
 
     assert (settled.status_code, settled.json()["round"], settled.json()["value"]) == (
         200,
@@ -162,7 +162,7 @@ def _listed(user) -> set[int]:
 
 def test_invalid_labels_are_refused_with_the_task_types_messages_and_change_nothing(world):
     assignment = _validators(world.items[1])[0]
-    url = f"{BASE}/answers/{assignment.pk}/"
+    url = f"{BASE}/judgments/{assignment.pk}/"
     client = client_for(assignment.user)
     before = db_state()
 
@@ -184,7 +184,7 @@ def test_invalid_labels_are_refused_with_the_task_types_messages_and_change_noth
 def test_members_who_dont_hold_the_assignment_get_404_and_change_nothing(world):
     assignment = _validators(world.items[0])[0]
     other_validator = _validators(world.items[0])[1].user
-    url = f"{BASE}/answers/{assignment.pk}/"
+    url = f"{BASE}/judgments/{assignment.pk}/"
     clients = {
         who: client_for(user)
         for who, user in {
@@ -199,7 +199,7 @@ def test_members_who_dont_hold_the_assignment_get_404_and_change_nothing(world):
     answers = {
         who: (client.get(url), client.post(url, {"label": "n"}, format="json")) for who, client in clients.items()
     }
-    reviewer_next = clients["reviewer"].post(f"{BASE}/answers/next/", {}, format="json")
+    reviewer_next = clients["reviewer"].post(f"{BASE}/judgments/next/", {}, format="json")
 
     missing = (404, {"detail": "No such assignment.", "code": "not_found"})
     assert {who: [(r.status_code, r.json()) for r in pair] for who, pair in answers.items()} == {
@@ -218,13 +218,13 @@ def test_member_of_another_project_gets_404_and_changes_nothing(world, role):
     before = db_state()
 
     answers = [
-        client.get(f"{BASE}/answers/{assignment.pk}/"),
-        client.post(f"{BASE}/answers/{assignment.pk}/", {"label": "e"}, format="json"),
-        client.post(f"{BASE}/answers/next/", {}, format="json"),
+        client.get(f"{BASE}/judgments/{assignment.pk}/"),
+        client.post(f"{BASE}/judgments/{assignment.pk}/", {"label": "e"}, format="json"),
+        client.post(f"{BASE}/judgments/next/", {}, format="json"),
         client.get(f"{BASE}/assignments/", {"kind": "validate"}),
         # Their own project in the address, this project's assignment: still 404.
-        client.get(f"/api/projects/other/answers/{assignment.pk}/"),
-        client.post(f"/api/projects/other/answers/{assignment.pk}/", {"label": "e"}, format="json"),
+        client.get(f"/api/projects/other/judgments/{assignment.pk}/"),
+        client.post(f"/api/projects/other/judgments/{assignment.pk}/", {"label": "e"}, format="json"),
     ]
 
     assert [(r.status_code, r.json()["code"]) for r in answers] == [(404, "not_found")] * 6
@@ -235,16 +235,16 @@ def test_schema_documents_both_judging_shapes():
     schema = client_for(UserFactory()).get("/api/schema/", {"format": "json"}).json()
 
     components = schema["components"]["schemas"]
-    answer = schema["paths"]["/api/projects/{slug}/answers/{assignment_id}/"]
+    answer = schema["paths"]["/api/projects/{slug}/judgments/{assignment_id}/"]
 
     assert answer["get"]["responses"]["200"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/JudgingTask"
     }
     assert components["JudgingTask"] == {
-        "oneOf": [{"$ref": "#/components/schemas/AnswerTask"}, {"$ref": "#/components/schemas/JudgeTask"}]
+        "oneOf": [{"$ref": "#/components/schemas/MultipleChoiceTask"}, {"$ref": "#/components/schemas/JudgeTask"}]
     }
     assert components["JudgingBody"] == {
-        "oneOf": [{"$ref": "#/components/schemas/AnswerInput"}, {"$ref": "#/components/schemas/JudgmentBody"}]
+        "oneOf": [{"$ref": "#/components/schemas/MultipleChoiceBody"}, {"$ref": "#/components/schemas/JudgmentBody"}]
     }
     assert components["JudgingResult"] == {
         "oneOf": [{"$ref": "#/components/schemas/Judgment"}, {"$ref": "#/components/schemas/JudgmentRecord"}]

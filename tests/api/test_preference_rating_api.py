@@ -38,7 +38,7 @@ def test_a_rater_rates_by_position_over_the_api_and_never_sees_models():
     rater = world.raters["A"][0]
     client = client_for(rater)
 
-    claimed = client.post(f"{BASE}/answers/next/", {}, format="json")
+    claimed = client.post(f"{BASE}/judgments/next/", {}, format="json")
     assert claimed.status_code == 200
     assignment = Assignment.objects.get(user=rater, kind="rate", status="active")
     p = int(assignment.target_item.external_id[1:])
@@ -68,14 +68,14 @@ def test_a_rater_rates_by_position_over_the_api_and_never_sees_models():
 
     before = db_state()
     short = client.post(
-        f"{BASE}/answers/{assignment.pk}/", {"ratings": [{"relevance": 5, "fluency": 5}], "best": 1}, format="json"
+        f"{BASE}/judgments/{assignment.pk}/", {"ratings": [{"relevance": 5, "fluency": 5}], "best": 1}, format="json"
     )
     assert short.status_code == 400
     assert short.json()["detail"] == "Rate all 5 responses (this rating has 1)."
     assert db_state() == before
 
     ratings = [{"relevance": n, "fluency": 6 - n} for n in range(1, 6)]
-    saved = client.post(f"{BASE}/answers/{assignment.pk}/", {"ratings": ratings, "best": 4}, format="json")
+    saved = client.post(f"{BASE}/judgments/{assignment.pk}/", {"ratings": ratings, "best": 4}, format="json")
     assert saved.status_code == 200
     judgment = Judgment.objects.get(item=item, user=rater)
     assert judgment.value == {
@@ -86,14 +86,14 @@ def test_a_rater_rates_by_position_over_the_api_and_never_sees_models():
     }
     # The reply and a later GET answer by position, as posted: no order, no ids.
     assert (saved.json()["value"], saved.json()["flags"]) == ({"ratings": ratings, "best": 4}, {})
-    again = client.get(f"{BASE}/answers/{assignment.pk}/").json()
+    again = client.get(f"{BASE}/judgments/{assignment.pk}/").json()
     assert again["my_judgment"] == {"value": {"ratings": ratings, "best": 4}, "flags": {}, "comment": ""}
     for body in (saved.json(), again):
         assert not any(f'"r{n}"' in json.dumps(body) for n in range(1, 6))
 
     outsider = client_for(UserFactory(username="outsider"))
     before = db_state()
-    refused = outsider.post(f"{BASE}/answers/{assignment.pk}/", {"ratings": ratings, "best": 1}, format="json")
+    refused = outsider.post(f"{BASE}/judgments/{assignment.pk}/", {"ratings": ratings, "best": 1}, format="json")
     assert refused.status_code == 404
     assert db_state() == before
 
@@ -125,7 +125,7 @@ def test_an_admin_sets_a_rater_group_over_the_api_and_the_plan_uses_it():
 
 def _claimed(world, rater):
     client = client_for(rater)
-    assert client.post(f"{BASE}/answers/next/", {}, format="json").status_code == 200
+    assert client.post(f"{BASE}/judgments/next/", {}, format="json").status_code == 200
     return client, Assignment.objects.get(user=rater, kind="rate", status="active")
 
 
@@ -134,12 +134,12 @@ def test_ratings_keyed_by_position_are_stored_against_the_responses_shown_there(
     plan(world)
     rater = world.raters["B"][0]
     client, assignment = _claimed(world, rater)
-    view = client.get(f"{BASE}/answers/{assignment.pk}/").json()["item"]["view"]
+    view = client.get(f"{BASE}/judgments/{assignment.pk}/").json()["item"]["view"]
     payload = world.items[int(assignment.target_item.external_id[1:])].current_version.payload
     text_to_id = {r["text"]: r["id"] for r in payload["responses"]}
     by_position = {str(r["position"]): {"relevance": r["position"], "fluency": 1} for r in view["responses"]}
 
-    saved = client.post(f"{BASE}/answers/{assignment.pk}/", {"ratings": by_position, "best": "5"}, format="json")
+    saved = client.post(f"{BASE}/judgments/{assignment.pk}/", {"ratings": by_position, "best": "5"}, format="json")
 
     assert saved.status_code == 200
     stored = Judgment.objects.get(user=rater).value
@@ -185,11 +185,11 @@ def test_ratings_by_response_id_or_out_of_range_are_refused_and_change_nothing(b
     client, assignment = _claimed(world, rater)
     # An earlier rating by position, which the refused posts must leave as it is.
     first = [{"relevance": 3, "fluency": 3}] * 5
-    earlier = client.post(f"{BASE}/answers/{assignment.pk}/", {"ratings": first, "best": 1}, format="json")
+    earlier = client.post(f"{BASE}/judgments/{assignment.pk}/", {"ratings": first, "best": 1}, format="json")
     assert earlier.status_code == 200
     before = db_state()
 
-    refused = client.post(f"{BASE}/answers/{assignment.pk}/", body, format="json")
+    refused = client.post(f"{BASE}/judgments/{assignment.pk}/", body, format="json")
 
     assert refused.status_code == 400
     assert refused.json()["detail"] == "The rating can't be saved yet."
@@ -204,9 +204,8 @@ def test_six_positions_for_five_responses_are_refused_and_change_nothing():
     client, assignment = _claimed(world, rater)
     before = db_state()
 
-    refused = client.post(
-        f"{BASE}/answers/{assignment.pk}/", {"ratings": [{"relevance": 4, "fluency": 4}] * 6, "best": 6}, format="json"
-    )
+    six = [{"relevance": 4, "fluency": 4}] * 6
+    refused = client.post(f"{BASE}/judgments/{assignment.pk}/", {"ratings": six, "best": 6}, format="json")
 
     assert (refused.status_code, refused.json()["detail"]) == (400, "Rate all 5 responses (this rating has 6).")
     assert db_state() == before
@@ -216,7 +215,7 @@ def _orders(world, user) -> list[list[str]]:
     """The response ids in the order the API shows the rater each of their prompts."""
     client, orders = client_for(user), []
     for assignment in Assignment.objects.filter(user=user, kind="rate").order_by("pk"):
-        view = client.get(f"{BASE}/answers/{assignment.pk}/").json()["item"]["view"]
+        view = client.get(f"{BASE}/judgments/{assignment.pk}/").json()["item"]["view"]
         payload = world.items[int(assignment.target_item.external_id[1:])].current_version.payload
         text_to_id = {r["text"]: r["id"] for r in payload["responses"]}
         orders.append([text_to_id[r["text"]] for r in view["responses"]])

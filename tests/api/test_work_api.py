@@ -85,7 +85,8 @@ def test_changing_an_answer_over_the_api_after_the_decision_is_refused_and_chang
     assignment = Assignment.objects.get(target_item=item, user=people[1])
     before = list(Judgment.objects.order_by("pk").values())
 
-    response = client_for(people[1]).post(f"/api/projects/ua/answers/{assignment.pk}/", {"answer": "B"}, format="json")
+    url = f"/api/projects/ua/judgments/{assignment.pk}/"
+    response = client_for(people[1]).post(url, {"answer": "B"}, format="json")
 
     assert response.status_code == 409
     assert response.json()["detail"] == "This item has been decided; your answer can no longer be changed."

@@ -29,16 +29,16 @@ def test_an_nli_admin_clicks_from_the_project_page_to_the_judging_plan_the_repor
     with page.expect_navigation():
         page.click("#project-nli h2 a")  # from the home page
 
-    for link in ("#stage-judging-crossanswer_plan", "#stage-gold-report_page", "#stage-export-export_page"):
+    for link in ("#stage-judging-judging_plan", "#stage-gold-report_page", "#stage-export-export_page"):
         expect(page.locator("#stage-judging-text")).to_have_text("0 approved items wait for validation:")
         with page.expect_navigation():
             page.click(link)
         visited.append("/p/" + page.url.split("/p/", 1)[1])
-        if link == "#stage-judging-crossanswer_plan":
+        if link == "#stage-judging-judging_plan":
             expect(page.locator("h1")).to_have_text("Validation")
             expect(page.locator("#plan-rule")).to_contain_text("of the approved items, drawn with seed")
         with page.expect_navigation():
             page.click(".project-name")  # back to the project page through the navigation
 
-    assert visited == ["/p/nli/crossanswer/", "/p/nli/report/", "/p/nli/export/"]
+    assert visited == ["/p/nli/judging/plan/", "/p/nli/report/", "/p/nli/export/"]
     assert errors == []

@@ -27,7 +27,7 @@ OPTIONS = 5
 MAX_COMMENT = limits.COMMENT
 
 
-class CrossAnswerPlanSummarySerializer(serializers.Serializer):
+class JudgingPlanSummarySerializer(serializers.Serializer):
     created = serializers.IntegerField()
     reactivated = serializers.IntegerField()
     moved = serializers.IntegerField(help_text="Open work of annotators who left, cancelled and planned again.")
@@ -35,7 +35,7 @@ class CrossAnswerPlanSummarySerializer(serializers.Serializer):
     workers = serializers.IntegerField()
 
 
-class AnswerItemSerializer(serializers.Serializer):
+class MultipleChoiceItemSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="item_id")
     category = serializers.CharField()
     question = serializers.CharField()
@@ -55,16 +55,16 @@ class ProgressSerializer(serializers.Serializer):
     total = serializers.IntegerField()
 
 
-class AnswerTaskSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="The answer assignment.")
+class MultipleChoiceTaskSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The judging assignment.")
     status = serializers.ChoiceField(choices=Assignment.Status.choices)
     lease_expires_at = serializers.DateTimeField(allow_null=True)
-    item = AnswerItemSerializer()
+    item = MultipleChoiceItemSerializer()
     my_answer = MyAnswerSerializer(allow_null=True, help_text="My own earlier answer, if I have answered.")
     progress = ProgressSerializer()
 
 
-class AnswerInputSerializer(serializers.Serializer):
+class MultipleChoiceBodySerializer(serializers.Serializer):
     answer = serializers.CharField(max_length=10, help_text="One of A, B, C, D, E.")
     uncertain = serializers.BooleanField(default=False)
     question_ambiguous = serializers.BooleanField(default=False)
@@ -181,9 +181,9 @@ SHAPES = {
         judgment=JudgmentRecordSerializer,
     ),
     "multiple_choice": JudgingShape(
-        task=AnswerTaskSerializer,
+        task=MultipleChoiceTaskSerializer,
         own_key="my_answer",
-        body=AnswerInputSerializer,
+        body=MultipleChoiceBodySerializer,
         judgment_data=_multiple_choice_data,
         judgment=JudgmentSerializer,
     ),

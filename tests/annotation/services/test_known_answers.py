@@ -262,7 +262,7 @@ def test_a_paused_judges_api_claim_is_refused_with_the_reason_and_changes_nothin
     api = client_for(judge)
     before = db_state()
 
-    response = api.post(f"/api/projects/{project.slug}/answers/next/", {}, format="json")
+    response = api.post(f"/api/projects/{project.slug}/judgments/next/", {}, format="json")
 
     assert response.status_code == 403
     assert response.json()["code"] == "paused"

@@ -57,7 +57,7 @@ def _post(answer="", *, uncertain=False, question=False, options=(), comment="")
 
 def test_crossanswer_page_shows_counts_then_plans_and_shows_the_summary(world, client):
     client.force_login(world.admin)
-    url = reverse("crossanswer_plan", args=["xa"])
+    url = reverse("judging_plan", args=["xa"])
 
     before = client.get(url)
     planned = client.post(url)
@@ -93,7 +93,7 @@ def test_crossanswer_page_counts_answers_per_item(planned, client):
     judgment_record(assignment_id=_assignment(planned, w1, 1).pk, user=w1, data={"answer": "B"})
     client.force_login(planned.admin)
 
-    html = client.get(reverse("crossanswer_plan", args=["xa"])).content.decode()
+    html = client.get(reverse("judging_plan", args=["xa"])).content.decode()
 
     assert '<td id="answered-0">2</td>' in html
     assert '<td id="answered-1">1</td>' in html
@@ -113,7 +113,7 @@ def test_planning_that_cannot_be_done_is_refused_and_changes_nothing(world, clie
     client.force_login(world.admin)
     before = snapshot()
 
-    response = client.post(reverse("crossanswer_plan", args=["xa"]), follow=True)
+    response = client.post(reverse("judging_plan", args=["xa"]), follow=True)
 
     html = response.content.decode()
     assert (
@@ -129,11 +129,28 @@ def test_crossanswer_page_is_for_admins_only(world, client, who):
     before = snapshot()
 
     answers = [
-        client.get(reverse("crossanswer_plan", args=["xa"])),
-        client.post(reverse("crossanswer_plan", args=["xa"])),
+        client.get(reverse("judging_plan", args=["xa"])),
+        client.post(reverse("judging_plan", args=["xa"])),
+        client.get("/p/xa/crossanswer/"),  # the older address tells them no more
+        client.post("/p/xa/crossanswer/"),
     ]
 
-    assert [r.status_code for r in answers] == [404, 404]
+    assert [r.status_code for r in answers] == [404, 404, 404, 404]
+    assert snapshot() == before
+
+
+def test_the_plans_older_address_sends_the_admin_on_for_good(world, client):
+    client.force_login(world.admin)
+    before = snapshot()
+
+    shown = client.get("/p/xa/crossanswer/")
+    posted = client.post("/p/xa/crossanswer/")
+
+    # 308 keeps the POST a POST: a plan sent to the old address is not lost to a GET.
+    assert [(r.status_code, r["Location"]) for r in (shown, posted)] == [
+        (301, "/p/xa/judging/plan/"),
+        (308, "/p/xa/judging/plan/"),
+    ]
     assert snapshot() == before
 
 
@@ -403,7 +420,7 @@ def test_project_page_links_to_the_pages_of_each_role(planned, client):
         pages[who] = client.get(reverse("project_detail", args=["xa"])).content.decode()
 
     answer_link = 'id="stage-judging-judge_queue" href="/p/xa/judge/"'
-    admin_links = ['href="/p/xa/crossanswer/"', 'href="/p/xa/import/"', 'href="/p/xa/export/"']
+    admin_links = ['href="/p/xa/judging/plan/"', 'href="/p/xa/import/"', 'href="/p/xa/export/"']
     assert answer_link in pages["annotator"]
     assert 'href="/p/xa/report/"' not in pages["annotator"]
     assert 'id="stage-gold-report_page" href="/p/xa/report/"' in pages["reviewer"]

@@ -240,7 +240,7 @@ def test_a_checks_judging_page_and_api_are_shaped_exactly_like_an_ordinary_items
         for item in (ordinary, check)
     }
     data = {
-        item.pk: api.get(reverse("api-answer", args=[project.slug, mine[item.pk].pk])).json()
+        item.pk: api.get(reverse("api-judgment", args=[project.slug, mine[item.pk].pk])).json()
         for item in (ordinary, check)
     }
 

@@ -44,8 +44,8 @@ def test_the_admin_is_told_how_many_approved_items_wait_for_judging_and_where_to
     html = _page(client, world.admin, reverse("project_detail", args=["xa"]))
 
     assert _text(html, "stage-judging-text") == "4 approved items wait for cross-answering:"
-    assert _text(html, "stage-judging-crossanswer_plan") == "Plan cross-answering"
-    assert 'id="stage-judging-crossanswer_plan" href="/p/xa/crossanswer/"' in html
+    assert _text(html, "stage-judging-judging_plan") == "Plan cross-answering"
+    assert 'id="stage-judging-judging_plan" href="/p/xa/judging/plan/"' in html
     assert _text(html, "stage-gold-text") == "0 gold items, 0 excluded:"
 
 
@@ -178,7 +178,7 @@ def test_the_nli_judging_plan_page_says_only_the_validation_share_is_sent(client
     world = make_nli_project(slug="nli")
     share = world.project.settings["validation_percent"]
 
-    html = _page(client, world.admin, reverse("crossanswer_plan", args=["nli"]))
+    html = _page(client, world.admin, reverse("judging_plan", args=["nli"]))
 
     assert _text(html, "plan-rule").startswith(
         f"{share}% of the approved items, drawn with seed {world.project.plan_seed}, go to m = 2 validators"

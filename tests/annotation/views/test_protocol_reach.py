@@ -88,6 +88,7 @@ def test_the_route_list_comes_from_the_url_configuration():
     routes = project_page_routes()
 
     assert routes["project_detail"] == "p/<slug:slug>/"
-    assert routes["crossanswer_plan"] == "p/<slug:slug>/crossanswer/"
+    assert routes["judging_plan"] == "p/<slug:slug>/judging/plan/"
+    assert routes["crossanswer_plan"] == "p/<slug:slug>/crossanswer/"  # the older address, redirecting
     assert routes["export_page"] == "p/<slug:slug>/export/"
     assert "item_detail" not in routes  # takes an item id: reached from the item list, not required here

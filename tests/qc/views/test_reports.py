@@ -25,7 +25,7 @@ MAX_QUERIES = {
     "report_page": 24,
     "report_json": 11,
     "conflicts_csv": 11,
-    "crossanswer_plan": 9,
+    "judging_plan": 9,
     "export_page": 6,  # with the count of known-answer checks its panel shows
 }
 

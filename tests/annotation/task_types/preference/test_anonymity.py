@@ -130,7 +130,7 @@ def test_a_rater_reads_no_model_or_response_id_anywhere(anonymity_world):
     assert _leaks(read) == {}
     # The reads are real: the rating page and API show this rater's prompt and their rating back.
     assert read[f"/p/pref/judge/{rated.pk}/"][0] == 200
-    answer = json.loads(read[f"/api/projects/pref/answers/{rated.pk}/"][1])
+    answer = json.loads(read[f"/api/projects/pref/judgments/{rated.pk}/"][1])
     assert len(answer["my_judgment"]["value"]["ratings"]) == 5
     assert [r["position"] for r in answer["item"]["view"]["responses"]] == [1, 2, 3, 4, 5]
 
@@ -156,9 +156,9 @@ def test_the_rating_replies_name_no_model_or_response_id(anonymity_world):
     api = APIClient()
     api.force_authenticate(rater)
 
-    claimed = api.post("/api/projects/pref/answers/next/", {}, format="json")
+    claimed = api.post("/api/projects/pref/judgments/next/", {}, format="json")
     saved = api.post(
-        f"/api/projects/pref/answers/{claimed.json()['id']}/",
+        f"/api/projects/pref/judgments/{claimed.json()['id']}/",
         {"ratings": [{"relevance": 4, "fluency": 5}] * 5, "best": 3},
         format="json",
     )

@@ -60,7 +60,7 @@ def test_the_api_sends_no_answer_and_records_the_order(client, planned):
     assignment = _assignment(planned)
     item = assignment.target_item
     client.force_login(assignment.user)
-    url = reverse("api-answer", args=[planned.project.slug, assignment.pk])
+    url = reverse("api-judgment", args=[planned.project.slug, assignment.pk])
 
     task = client.get(url).json()
 
@@ -88,7 +88,7 @@ def test_the_api_sends_no_answer_and_records_the_order(client, planned):
 def test_a_refused_answer_changes_nothing(client, planned):
     assignment = _assignment(planned)
     client.force_login(assignment.user)
-    url = reverse("api-answer", args=[planned.project.slug, assignment.pk])
+    url = reverse("api-judgment", args=[planned.project.slug, assignment.pk])
 
     response = client.post(url, {"choice": "D"}, content_type="application/json")
 
