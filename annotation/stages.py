@@ -197,7 +197,7 @@ def _stages(*, task_type: TaskType, settings: dict, role: str, counts: StageCoun
     if role in REVIEW_ROLES and task_type.review_required(settings):
         stages.append(_review(counts))
     rule = task_type.judging_rule(settings)
-    if rule is not None and (stage := _judging(rule, role, counts, task_type.answer_form_class() is not None)):
+    if rule is not None and (stage := _judging(rule, role, counts, task_type.judgment_form_class() is not None)):
         stages.append(stage)
     if role in REVIEW_ROLES:
         stages.append(_gold(counts))

@@ -62,7 +62,9 @@ def home_waiting(*, user: AbstractBaseUser) -> list[ProjectWaiting]:
     for m in memberships:
         task_type = get_task_type(m.project.task_type)
         rule = task_type.judging_rule(project_settings(m.project))
-        judges = m.role == Membership.Role.ANNOTATOR and rule is not None and task_type.answer_form_class() is not None
+        judges = (
+            m.role == Membership.Role.ANNOTATOR and rule is not None and task_type.judgment_form_class() is not None
+        )
         out.append(
             ProjectWaiting(
                 membership=m,

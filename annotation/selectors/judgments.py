@@ -102,7 +102,7 @@ def _own_judgment(
 class JudgeTask:
     item: Any  # judge_item_for
     own: Any  # own_judgment
-    done: int  # answer_progress
+    done: int  # judging_progress
     total: int
 
 
@@ -113,7 +113,7 @@ def _object(value: Any) -> Any:
 
 
 def judge_task_for(*, project: Project, assignment: Assignment, user: AbstractBaseUser, kind: str) -> JudgeTask:
-    """judge_item_for, own_judgment and answer_progress of one judge assignment, in one query on PostgreSQL
+    """judge_item_for, own_judgment and judging_progress of one judge assignment, in one query on PostgreSQL
     (the judgment and the tallies as subqueries of the item's row): the judging API's next and its
     GET paid three round trips for them."""
     own = Judgment.objects.filter(item_id=OuterRef("pk"), user_id=user.pk, kind=kind).values(
@@ -138,7 +138,7 @@ def judge_task_for(*, project: Project, assignment: Assignment, user: AbstractBa
     if tallies:
         done, total = row[7] or 0, row[8] or 0
     else:
-        done, total = answer_progress(project=project, user=user, kind=kind)
+        done, total = judging_progress(project=project, user=user, kind=kind)
     own = _own_judgment(
         own_row, user=user, item_id=row[0], seed=row[5] or 0, payload=row[3] or {}, task_type_name=task_type_name
     )
@@ -164,7 +164,7 @@ def own_judgment_of(*, judgment: Judgment, user: AbstractBaseUser, task_type_nam
     )
 
 
-def answer_progress(*, project: Project, user: AbstractBaseUser, kind: str) -> tuple[int, int]:
+def judging_progress(*, project: Project, user: AbstractBaseUser, kind: str) -> tuple[int, int]:
     """(done, total) of the user's judge assignments; cancelled ones (moved to others) don't count."""
     if connection.vendor == "postgresql":
         # The database keeps the counts (AssignmentTally): one indexed read of at most four rows.
@@ -185,7 +185,7 @@ def answer_progress(*, project: Project, user: AbstractBaseUser, kind: str) -> t
 
 def _tally_progress(*, project: Project, user_id: int, kind: str) -> dict[str, Subquery]:
     """`done` and `total` of a judge's assignments as subqueries of the counts the database keeps
-    (AssignmentTally, PostgreSQL only), for answer_progress and judge_task_for to read in their own query."""
+    (AssignmentTally, PostgreSQL only), for judging_progress and judge_task_for to read in their own query."""
     tally = AssignmentTally.objects.filter(project=project, user_id=user_id, kind=kind).order_by()
     return {
         "done": Subquery(tally.filter(status=Assignment.Status.DONE).values("n")[:1]),
@@ -198,7 +198,7 @@ def _tally_progress(*, project: Project, user_id: int, kind: str) -> dict[str, S
     }
 
 
-def crossanswer_overview(*, project: Project) -> dict[str, Any]:
+def judging_overview(*, project: Project) -> dict[str, Any]:
     """How far round 1 of judging is: items by number of judgments and of planned judges, work per
     annotator, items by decision status. Five grouped queries whatever the project's size."""
     rule = get_task_type(project.task_type).judging_rule(project_settings(project))

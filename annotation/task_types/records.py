@@ -364,7 +364,7 @@ class ContractExamples:
     payload_valid: dict[str, Any]  # raw input: normalize_payload, then check_payload(...).ok
     payload_invalid: dict[str, Any]  # normalize_payload accepts it; check_payload reports errors
     concept: str | None = None  # passed to check_payload
-    # POST data of answer_form_class(): valid, and its judgment_data() passes normalize_judgment.
+    # POST data of judgment_form_class(): valid, and its judgment_data() passes normalize_judgment.
     judgment_form_data: dict[str, Any] = field(default_factory=dict)
     gold_case: GoldCase | None = None
     gold_outcome: GoldOutcome | None = None  # what gold_decide(gold_case) gives (compared whole)

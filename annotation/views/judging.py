@@ -24,10 +24,10 @@ from annotation.forms.work import SkipForm
 from annotation.models import Assignment, Membership
 from annotation.selectors import membership_for
 from annotation.selectors.judgments import (
-    answer_progress,
-    crossanswer_overview,
     judge_assignment_for_user,
     judge_item_for,
+    judging_overview,
+    judging_progress,
     own_judgment,
 )
 from annotation.selectors.undo import answer_change_refusal, last_answered
@@ -57,7 +57,7 @@ def _judging_membership(request: HttpRequest, slug: str) -> tuple[Membership, Ta
     project = membership.project
     task_type = get_task_type(project.task_type)
     rule = task_type.judging_rule(project_settings(project))
-    if rule is None or task_type.answer_form_class() is None:
+    if rule is None or task_type.judgment_form_class() is None:
         raise Http404("This project has no judging.")
     return membership, task_type, rule
 
@@ -94,7 +94,7 @@ def judging_plan_page(request: HttpRequest, slug: str) -> HttpResponse:
             )
         return redirect("judging_plan", slug=slug)
     context = project_context(
-        membership, overview=crossanswer_overview(project=project), rule=rule, share_percent=round(rule.share * 100)
+        membership, overview=judging_overview(project=project), rule=rule, share_percent=round(rule.share * 100)
     )
     return render(request, "annotation/judging_plan.html", context)
 
@@ -124,7 +124,7 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
         if just_saved:
             messages.success(request, rule.saved)
         return redirect(routes["item"], slug=slug, assignment_id=assignment.pk)
-    done, total = answer_progress(project=project, user=request.user, kind=rule.kind)
+    done, total = judging_progress(project=project, user=request.user, kind=rule.kind)
     context = project_context(
         membership,
         done=done,
@@ -136,7 +136,7 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
         item_route=routes["item"],
         just_saved=just_saved,
     )
-    return render(request, "annotation/answer_queue.html", context)
+    return render(request, "annotation/judge_queue.html", context)
 
 
 @login_required
@@ -152,7 +152,7 @@ def judge_item(
         project=project, user=request.user, assignment_id=assignment_id, kind=rule.kind
     )
     question = judge_item_for(assignment=assignment, user=request.user, task_type_name=project.task_type)
-    form_class = task_type.answer_form_class()
+    form_class = task_type.judgment_form_class()
     previous = own_judgment(
         item_id=assignment.target_item_id, user=request.user, kind=rule.kind, task_type_name=project.task_type
     )
@@ -173,7 +173,7 @@ def judge_item(
             return redirect(reverse(routes["queue"], args=[slug]) + SAVED)
     elif request.method == "POST":
         status = 400
-    done, total = answer_progress(project=project, user=request.user, kind=rule.kind)
+    done, total = judging_progress(project=project, user=request.user, kind=rule.kind)
     context = project_context(
         membership,
         assignment=assignment,
@@ -193,5 +193,5 @@ def judge_item(
         done=done,
         total=total,
     )
-    template = task_type.answer_page_template or "annotation/answer_item.html"
+    template = task_type.judge_page_template or "annotation/judge_item.html"
     return render(request, template, context, status=status)

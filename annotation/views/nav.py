@@ -23,7 +23,7 @@ def judging_nav(membership: Membership) -> dict[str, Any]:
     project = membership.project
     task_type = get_task_type(project.task_type)
     rule = task_type.judging_rule(project_settings(project))
-    if rule is None or task_type.answer_form_class() is None:
+    if rule is None or task_type.judgment_form_class() is None:
         return {}
     if connection.vendor == "postgresql":
         rows = AssignmentTally.objects.filter(project=project, user_id=membership.user_id, kind=rule.kind)

@@ -5,7 +5,7 @@ import pytest
 from django.db.models import Count
 
 from annotation.models import Assignment, Membership
-from annotation.selectors.judgments import answer_progress
+from annotation.selectors.judgments import judging_progress
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.judging import judging_plan
 from annotation.services.projects import membership_add
@@ -58,7 +58,7 @@ def test_next_and_submit_query_counts_do_not_grow_with_the_queue(
     assert (task.status_code, task.json()["progress"]) == (200, {"done": 1, "total": queue})
     assert task.json()["id"] != warm["id"]
     assert submitted.status_code == 200
-    assert answer_progress(project=world.project, user=judge, kind="answer") == (2, queue)
+    assert judging_progress(project=world.project, user=judge, kind="answer") == (2, queue)
 
 
 def test_progress_follows_claims_submits_leaves_and_replans():
@@ -78,7 +78,7 @@ def test_progress_follows_claims_submits_leaves_and_replans():
     summary = judging_plan(project=world.project)
 
     people = [*world.people, newcomer]
-    progress = {p.pk: answer_progress(project=world.project, user=p, kind="answer") for p in people}
+    progress = {p.pk: judging_progress(project=world.project, user=p, kind="answer") for p in people}
     assert progress == {p.pk: counted_progress(world.project, p) for p in people}
     assert summary.moved > 0
     assert progress[leaver.pk] == (0, 0)

@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.flow]
 JUDGING = [
     tt
     for tt in registered_task_types()
-    if tt.answer_form_class() is not None and tt.judging_rule(tt.settings_defaults()) is not None
+    if tt.judgment_form_class() is not None and tt.judging_rule(tt.settings_defaults()) is not None
 ]
 # The multiple-choice shape's body (csqa's API since the first version): its contract example as the API takes it.
 CSQA_BODY = {
@@ -43,7 +43,7 @@ def _body(task_type) -> dict:
     data = QueryDict(mutable=True)
     for key, value in examples.judgment_form_data.items():
         data.setlist(key, value if isinstance(value, list) else [value])
-    form = task_type.answer_form_class()(data)
+    form = task_type.judgment_form_class()(data)
     assert form.is_valid(), form.errors
     return form.judgment_data()
 

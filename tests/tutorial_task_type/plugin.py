@@ -24,7 +24,7 @@ class SentimentTaskType(TaskType):
     template_dir = Path(__file__).resolve().parent / "templates"
     author_template = "tutorial_task_type/author_form.html"
     display_template = "tutorial_task_type/item_display.html"
-    answer_template = "tutorial_task_type/judge_form.html"
+    judge_template = "tutorial_task_type/judge_form.html"
     report_template = "tutorial_task_type/report.html"
     unit_word = pgettext_lazy("unit", "topic")
     unit_words = pgettext_lazy("unit", "topics")
@@ -48,7 +48,7 @@ class SentimentTaskType(TaskType):
     def judging_rule(self, settings: dict[str, Any]) -> JudgingRule:
         return judging.RULE
 
-    def answer_form_class(self) -> type:
+    def judgment_form_class(self) -> type:
         return forms.SentimentJudgeForm
 
     # --- gold and agreement ----------------------------------------------------------------------

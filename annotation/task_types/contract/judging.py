@@ -14,16 +14,16 @@ class JudgingHooks:
     judgment's validation.
 
     A task type must give: `normalize_judgment`, `judge_view`. With the default `judging_rule` (None) the
-    project has no judging; a task type that judges gives a rule, `answer_template` and
-    `answer_form_class`.
+    project has no judging; a task type that judges gives a rule, `judge_template` and
+    `judgment_form_class`.
     """
 
-    answer_template: ClassVar[str] = ""
+    judge_template: ClassVar[str] = ""
 
-    # Optional page template extending "annotation/answer_item.html" to word its blocks (heading, own_item, keys).
-    answer_page_template: ClassVar[str] = ""
+    # Optional page template extending "annotation/judge_item.html" to word its blocks (heading, own_item, keys).
+    judge_page_template: ClassVar[str] = ""
 
-    def answer_form_class(self) -> type | None:
+    def judgment_form_class(self) -> type | None:
         """The form annotators answer another's item with, or None when the protocol has no cross-answering."""
         return None
 
@@ -72,7 +72,7 @@ class JudgingHooks:
     def judge_item(
         self, *, item_id: int, category: str, payload: dict[str, Any], unit_data: dict[str, Any], is_own: bool
     ) -> Any:
-        """The object the judging page's `answer_template` reads as `question` (and the judging API
+        """The object the judging page's `judge_template` reads as `question` (and the judging API
         renders): by default a JudgeItem holding judge_view(payload). Never the author's answer."""
         return JudgeItem(
             item_id=item_id, category=category, view=self.judge_view(payload, unit_data=unit_data), is_own=is_own

@@ -54,8 +54,8 @@ class CsqaTaskType(TaskType):
     label = _("Commonsense QA (question + 5 options)")
     author_template = "annotation/task_types/csqa/author_form.html"
     display_template = "annotation/task_types/csqa/item_display.html"
-    answer_template = "annotation/task_types/csqa/answer_form.html"
-    answer_page_template = "annotation/task_types/csqa/answer_page.html"
+    judge_template = "annotation/task_types/csqa/answer_form.html"
+    judge_page_template = "annotation/task_types/csqa/answer_page.html"
     project_pages = (
         ProjectPage("llm_generate", pgettext_lazy("page", "Generate drafts")),
         ProjectPage("llm_adapt", pgettext_lazy("page", "Adapt CommonsenseQA")),
@@ -201,5 +201,5 @@ class CsqaTaskType(TaskType):
 
         return contract_examples()
 
-    def answer_form_class(self) -> type:
+    def judgment_form_class(self) -> type:
         return csqa_judging.CsqaAnswerForm

@@ -68,7 +68,7 @@ class CulturalPromptTaskType(TaskType):
     label = _("Cultural prompts (KALAHI: situated prompt, relevant/irrelevant responses, MC1 validation)")
     author_template = "annotation/task_types/cultural_prompt/author_form.html"
     display_template = "annotation/task_types/cultural_prompt/item_display.html"
-    answer_template = "annotation/task_types/cultural_prompt/validation_form.html"
+    judge_template = "annotation/task_types/cultural_prompt/validation_form.html"
     unit_word = pgettext_lazy("unit", "topic")
     unit_words = pgettext_lazy("unit", "topics")
     project_pages = (
@@ -215,7 +215,7 @@ class CulturalPromptTaskType(TaskType):
             value={"position": (judgment.value or {}).get("position")}, flags={}, comment=judgment.comment
         )
 
-    def answer_form_class(self) -> type:
+    def judgment_form_class(self) -> type:
         return Mc1Form
 
     normalize_judgment = staticmethod(judging.normalize_judgment)

@@ -62,7 +62,7 @@ class NliTaskType(TaskType):
     label = _("NLI (premise + 6 hypotheses, validation rounds)")
     author_template = "annotation/task_types/nli/author_form.html"
     display_template = "annotation/task_types/nli/item_display.html"
-    answer_template = "annotation/task_types/nli/validation_form.html"
+    judge_template = "annotation/task_types/nli/validation_form.html"
     unit_word = pgettext_lazy("unit", "premise")
     unit_words = pgettext_lazy("unit", "premises")
     default_error_types = NLI_ERROR_TYPES
@@ -143,7 +143,7 @@ class NliTaskType(TaskType):
             noun=pgettext_lazy("judging", "label"),
         )
 
-    def answer_form_class(self) -> type:
+    def judgment_form_class(self) -> type:
         return NliValidationForm
 
     # --- gold and agreement ------------------------------------------------------------------------

@@ -41,8 +41,8 @@ class PreferenceTaskType(TaskType):
     label = _("Preference (prompts, model responses, rubric ratings by two groups)")
     author_template = "annotation/task_types/preference/author_form.html"
     display_template = "annotation/task_types/preference/item_display.html"
-    answer_template = "annotation/task_types/preference/rating_form.html"
-    answer_page_template = "annotation/task_types/preference/rating_page.html"
+    judge_template = "annotation/task_types/preference/rating_form.html"
+    judge_page_template = "annotation/task_types/preference/rating_page.html"
     unit_word = pgettext_lazy("unit", "prompt slot")
     unit_words = pgettext_lazy("unit", "prompt slots")
     project_pages = (
@@ -124,7 +124,7 @@ class PreferenceTaskType(TaskType):
             is_own=is_own,
         )
 
-    def answer_form_class(self) -> type:
+    def judgment_form_class(self) -> type:
         return RatingForm
 
     normalize_judgment = staticmethod(judging.normalize_judgment)

@@ -52,7 +52,7 @@ class CompletionTaskType(TaskType):
     label = _("Sentence completion (premise + 3 completions, country QC)")
     author_template = "annotation/task_types/sentence_completion/author_form.html"
     display_template = "annotation/task_types/sentence_completion/item_display.html"
-    answer_template = "annotation/task_types/sentence_completion/answer_form.html"
+    judge_template = "annotation/task_types/sentence_completion/answer_form.html"
     unit_word = pgettext_lazy("unit", "writing slot")
     unit_words = pgettext_lazy("unit", "writing slots")
     project_pages = (
@@ -194,7 +194,7 @@ class CompletionTaskType(TaskType):
 
     own_judgment = staticmethod(completion_judging.own_judgment)
 
-    def answer_form_class(self) -> type:
+    def judgment_form_class(self) -> type:
         return completion_judging.PeerAnswerForm
 
     normalize_judgment = staticmethod(completion_judging.normalize_judgment)

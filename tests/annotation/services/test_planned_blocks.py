@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.models import Count
 
 from annotation.models import Assignment, AssignmentTally, Item, Membership, PlannedBlock
-from annotation.selectors.judgments import answer_progress, crossanswer_overview
+from annotation.selectors.judgments import judging_overview, judging_progress
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.judging import judging_plan
 from annotation.services.planned_blocks import CLAIMS_AT_ONCE, PLANNED
@@ -109,10 +109,10 @@ def test_a_big_plan_is_stored_in_blocks_and_counted_as_planned(worlds):
     # Each judge's planned count is their share of the plan written at once, and so is their progress.
     assert tallies(lazy) == {(n, PLANNED): slots for (n, status), slots in tallies(eager).items()}
     for lazy_judge, eager_judge in zip(lazy.people, eager.people, strict=True):
-        assert answer_progress(project=lazy.project, user=lazy_judge, kind="answer") == answer_progress(
+        assert judging_progress(project=lazy.project, user=lazy_judge, kind="answer") == judging_progress(
             project=eager.project, user=eager_judge, kind="answer"
         )
-        assert answer_progress(project=lazy.project, user=lazy_judge, kind="answer")[1] == 18
+        assert judging_progress(project=lazy.project, user=lazy_judge, kind="answer")[1] == 18
         lazy_nav = judging_nav(Membership.objects.get(project=lazy.project, user=lazy_judge))
         assert lazy_nav["judge_nav"]["open"] == 18
 
@@ -157,7 +157,7 @@ def test_the_overview_counts_planned_slots_as_the_plan_written_at_once(worlds):
     lazy, eager = worlds
     assignment_claim_next(project=lazy.project, user=lazy.people[1], kind="answer")  # some blocks written
 
-    seen, expected = crossanswer_overview(project=lazy.project), crossanswer_overview(project=eager.project)
+    seen, expected = judging_overview(project=lazy.project), judging_overview(project=eager.project)
 
     assert seen["fully_planned"] == expected["fully_planned"] == 24
     assert seen["histogram"] == expected["histogram"] == [(0, 24, 0), (1, 0, 0), (2, 0, 0), (3, 0, 24)]

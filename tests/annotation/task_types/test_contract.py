@@ -57,7 +57,7 @@ def test_payload_check_accepts_the_valid_example_and_refuses_the_invalid_one(tas
 
 def test_judging_form_validates_a_tiny_judgment(task_type):
     examples = _examples(task_type)
-    form_class = task_type.answer_form_class()
+    form_class = task_type.judgment_form_class()
     if form_class is None:
         assert task_type.judging_rule(task_type.settings_defaults()) is None
         return
