@@ -1,4 +1,4 @@
-"""Reads for the judging page's "Previous": the judge's last answer and whether it may still change."""
+"""Reads for the judging page's "Previous": the judge's last judgment and whether it may still change."""
 
 from __future__ import annotations
 
@@ -9,18 +9,18 @@ from annotation.models import Assignment, Project
 from annotation.services.undo import change_refusal
 
 
-def last_answered(
+def last_judged(
     *, project: Project, user: AbstractBaseUser, kind: str, besides: int | None = None
 ) -> Assignment | None:
-    """The user's most recently answered judging assignment in the project (other than `besides`); one query."""
+    """The user's most recently done judging assignment in the project (other than `besides`); one query."""
     qs = Assignment.objects.filter(project=project, user=user, kind=kind, status=Assignment.Status.DONE)
     if besides is not None:
         qs = qs.exclude(pk=besides)
     return qs.only("pk", "completed_at").order_by("-completed_at", "-id").first()
 
 
-def answer_change_refusal(*, assignment: Assignment) -> str:
-    """Why this judging assignment's answer can't change any more ("" when it can, or is not given yet).
+def judgment_change_refusal(*, assignment: Assignment) -> str:
+    """Why this judging assignment's judgment can't change any more ("" when it can, or is not given yet).
     One query, only for a done assignment."""
     if assignment.status != Assignment.Status.DONE or assignment.target_item_id is None:
         return ""

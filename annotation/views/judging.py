@@ -30,7 +30,7 @@ from annotation.selectors.judgments import (
     judging_progress,
     own_judgment,
 )
-from annotation.selectors.undo import answer_change_refusal, last_answered
+from annotation.selectors.undo import judgment_change_refusal, last_judged
 from annotation.services.assignments import assignment_resume_or_claim
 from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_change
@@ -132,7 +132,7 @@ def judge_queue(request: HttpRequest, slug: str, routes: dict[str, str] = JUDGE_
         rule=rule,
         queue_route=routes["queue"],
         # The last answer stays one click away, so a misclick is put right by the judge (changeable while unused).
-        previous=last_answered(project=project, user=request.user, kind=rule.kind),
+        previous=last_judged(project=project, user=request.user, kind=rule.kind),
         item_route=routes["item"],
         just_saved=just_saved,
     )
@@ -186,8 +186,8 @@ def judge_item(
         cancelled=assignment.status == Assignment.Status.CANCELLED,
         # "Previous" lets a judge put a misclick right (while the answer is unused); skip with a reason lets them
         # pass an item they can't judge without answering it badly.
-        change_refusal=answer_change_refusal(assignment=assignment),
-        previous=last_answered(project=project, user=request.user, kind=rule.kind, besides=assignment.pk),
+        change_refusal=judgment_change_refusal(assignment=assignment),
+        previous=last_judged(project=project, user=request.user, kind=rule.kind, besides=assignment.pk),
         item_route=routes["item"],
         skip_form=SkipForm() if assignment.status in OPEN and not getattr(question, "is_own", False) else None,
         done=done,
