@@ -11,7 +11,7 @@ from annotation.services.items import unit_submit
 from annotation.services.members import member_set_countries
 from annotation.services.projects import membership_add, profile_update, project_create
 from tests.annotation.task_types.sentence_completion.data import payload
-from tests.factories import CategoryFactory, ConceptFactory, UserFactory
+from tests.factories import UserFactory, make_csqa_project
 
 
 @pytest.fixture(autouse=True)
@@ -30,39 +30,6 @@ VALID_PAYLOAD = {
     "choices": ["Pagi hari pertama", "Tengah malam", "Saat hujan", "Hari Senin", "Bulan puasa"],
     "answer": "A",
 }
-
-
-@dataclass
-class CsqaProject:
-    project: Project
-    admin: object
-    reviewer: object
-    annotators: list
-
-
-def make_csqa_project(*, slug: str = "demo", annotators: int = 3, categories: int = 2, concepts_per_category: int = 3):
-    admin = UserFactory(username=f"{slug}-admin")
-    project = project_create(
-        creator=admin,
-        name=f"Project {slug}",
-        slug=slug,
-        task_type="csqa",
-        languages=[{"code": "id", "name": "Indonesian"}],
-        guidelines="# Guidelines\nWrite about **the concept**.",
-        authors_per_concept=2,
-    )
-    reviewer = UserFactory(username=f"{slug}-reviewer")
-    membership_add(project=project, user=reviewer, role=Membership.Role.REVIEWER)
-    people = []
-    for i in range(annotators):
-        user = UserFactory(username=f"{slug}-ann{i + 1}")
-        membership_add(project=project, user=user, role=Membership.Role.ANNOTATOR, code=f"W{i + 1}")
-        people.append(user)
-    for c in range(categories):
-        category = CategoryFactory(project=project, name=f"cat{c}")
-        for n in range(concepts_per_category):
-            ConceptFactory(category=category, name="kunjung" if n == 0 else f"konsep{c}x{n}")
-    return CsqaProject(project=project, admin=admin, reviewer=reviewer, annotators=people)
 
 
 @pytest.fixture

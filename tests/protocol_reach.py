@@ -13,12 +13,12 @@ from annotation.models import Membership
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.judging import judging_plan
 from annotation.services.projects import membership_add
+from tests.annotation.task_types.csqa.world import answered_world
 from tests.annotation.task_types.cultural_prompt.world import make_kalahi_project
+from tests.annotation.task_types.nli.world import make_nli_project
 from tests.annotation.task_types.preference.world import make_world as make_preference_world
 from tests.annotation.task_types.sentence_completion.world import authored_world
-from tests.crossanswer_world import answered_world
 from tests.factories import UserFactory
-from tests.nli_world import make_nli_project
 from tests.tutorial_task_type.world import make_world as make_sentiment_world
 
 PROJECT_PREFIX = "p/<slug:slug>/"

@@ -9,7 +9,7 @@ from django.db.models import Count
 from annotation.foreign_keys import _replica_role
 from annotation.models import Assignment, AssignmentTally
 from annotation.services.judging import judging_plan
-from tests.crossanswer_world import make_world
+from tests.annotation.task_types.csqa.world import make_world
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

@@ -37,7 +37,8 @@ from annotation.models import Assignment, Membership
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.items import item_submit
 from qc.services import review_approve
-from tests.conftest import VALID_PAYLOAD, make_csqa_project
+from tests.conftest import VALID_PAYLOAD
+from tests.factories import make_csqa_project
 
 pytestmark = [
     pytest.mark.django_db,

@@ -8,8 +8,8 @@ import pytest
 
 from annotation.models import Assignment, Judgment
 from annotation.services.judging import judging_plan
+from tests.annotation.task_types.csqa.world import make_world
 from tests.api.conftest import client_for
-from tests.crossanswer_world import make_world
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from annotation.selectors.judgments import judging_progress
 from annotation.services.assignments import assignment_claim_next
 from annotation.services.judging import judging_plan
 from annotation.services.projects import membership_add
+from tests.annotation.task_types.csqa.world import make_world
 from tests.api.conftest import client_for
-from tests.crossanswer_world import make_world
 from tests.qc.helpers import make_user
 
 pytestmark = pytest.mark.django_db

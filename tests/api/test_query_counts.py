@@ -4,7 +4,7 @@ import pytest
 
 from annotation.services.assignments import assignment_plan_authoring
 from tests.api.conftest import client_for
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from annotation.models import Assignment, Category, Concept, Item
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.judging import judging_plan
+from tests.annotation.task_types.csqa.world import make_world
 from tests.conftest import PASSWORD
-from tests.crossanswer_world import make_world
 from tests.qc.helpers import make_item
 
 

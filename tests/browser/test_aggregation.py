@@ -17,7 +17,7 @@ from annotation.models import AggregatedItem
 from annotation.services.projects import project_update
 from qc.gold import gold_recompute
 from tests.browser.conftest import log_in
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 from tests.qc.helpers import add_judgment, make_item
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -7,9 +7,9 @@ from playwright.sync_api import expect
 
 from annotation.models import Assignment, Judgment
 from annotation.services.judging import judging_plan
+from tests.annotation.task_types.csqa.world import make_world
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
-from tests.crossanswer_world import make_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from annotation.models import Item
 from annotation.services.assignments import assignment_plan_authoring
 from tests.browser.conftest import log_in
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 

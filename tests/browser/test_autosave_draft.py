@@ -8,9 +8,10 @@ from playwright.sync_api import expect
 from annotation.models import Assignment, Judgment, Skip, WorkDraft
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.judging import judging_plan
+from tests.annotation.task_types.csqa.world import make_world
 from tests.browser.conftest import log_in
-from tests.conftest import PASSWORD, make_csqa_project
-from tests.crossanswer_world import make_world
+from tests.conftest import PASSWORD
+from tests.factories import make_csqa_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

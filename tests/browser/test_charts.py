@@ -4,9 +4,9 @@ right size, the numbers one click away, no console error (CSP violations fail th
 import pytest
 from playwright.sync_api import expect
 
+from tests.annotation.task_types.csqa.world import answered_world
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
-from tests.crossanswer_world import answered_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

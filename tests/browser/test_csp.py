@@ -9,9 +9,10 @@ from annotation.models import Assignment
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.items import item_submit
 from annotation.services.judging import judging_plan
+from tests.annotation.task_types.csqa.world import make_world
 from tests.browser.conftest import log_in
-from tests.conftest import PASSWORD, VALID_PAYLOAD, make_csqa_project
-from tests.crossanswer_world import make_world
+from tests.conftest import PASSWORD, VALID_PAYLOAD
+from tests.factories import make_csqa_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

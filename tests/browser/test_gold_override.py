@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from qc.gold import gold_recompute
 from tests.browser.conftest import log_in
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 from tests.qc.helpers import add_judgment, make_item
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

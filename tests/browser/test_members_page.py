@@ -4,7 +4,7 @@ clipped by the invite column), so a click reaches it."""
 import pytest
 
 from tests.browser.conftest import log_in
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,8 +5,8 @@ and the chips are shown."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.annotation.task_types.nli.world import PREMISES, make_nli_project, writing_assignment
 from tests.browser.conftest import log_in
-from tests.nli_world import PREMISES, make_nli_project, writing_assignment
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,8 @@ from annotation.models import Assignment, Item, Membership
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.judging import judging_plan
 from qc.models import GoldDecision
+from tests.annotation.task_types.nli.world import PREMISES, SIX, make_nli_project
 from tests.browser.conftest import log_in
-from tests.nli_world import PREMISES, SIX, make_nli_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 

@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 from annotation.models import Item
 from annotation.services.items import unit_submit
 from qc.services import review_approve, review_request_revision
+from tests.annotation.task_types.nli.world import PREMISES, SIX, make_nli_project, writing_assignment
 from tests.browser.conftest import log_in
-from tests.nli_world import PREMISES, SIX, make_nli_project, writing_assignment
 
 pytestmark = [pytest.mark.browser, pytest.mark.flow, pytest.mark.django_db(transaction=True)]
 

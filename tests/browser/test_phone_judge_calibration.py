@@ -10,13 +10,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_phone_setup_pages import LANGUAGES, _fits, _open_project, _phone
-from tests.evaluation.preference.judge_world import calibration_project, judge_run
+from tests.evaluation.task_types.preference.judge_world import calibration_project, judge_run
 from tests.svg_numbers import not_numbers, svg_numeric_attributes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # (judge, accuracy, position bias with its pairs, calibration error) of the whole run, and the share of
-# right verdicts in the diagram's one bar, as tests/evaluation/preference/test_judge_calibration.py derives
+# right verdicts in the diagram's one bar, as tests/evaluation/task_types/preference/test_judge_calibration.py derives
 # them: "biased" names whatever is shown first, certain of it; "fair" names the people's choice but on one
 # pair, 0.75 sure each time. The tables' numbers are the language's (a decimal comma in id and ar).
 JUDGES = [

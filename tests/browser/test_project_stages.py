@@ -5,9 +5,9 @@ import pytest
 from playwright.sync_api import expect
 
 from annotation.services.assignments import assignment_plan_authoring
+from tests.annotation.task_types.nli.world import make_nli_project
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
-from tests.nli_world import make_nli_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

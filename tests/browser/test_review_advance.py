@@ -10,7 +10,8 @@ from annotation.models import Item
 from annotation.services.assignments import assignment_plan_authoring
 from tests.annotation.views.helpers import submitted_item
 from tests.browser.conftest import log_in
-from tests.conftest import VALID_PAYLOAD, make_csqa_project
+from tests.conftest import VALID_PAYLOAD
+from tests.factories import make_csqa_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

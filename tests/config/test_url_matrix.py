@@ -126,7 +126,7 @@ def nli_world(other_project):
     from annotation.services.items import unit_submit
     from annotation.services.judging import judging_plan
     from annotation.services.judgments import judgment_record
-    from tests.nli_world import SIX, make_nli_project, writing_assignment
+    from tests.annotation.task_types.nli.world import SIX, make_nli_project, writing_assignment
 
     world = make_nli_project(slug="nli", annotators=5, expert=True, qc_review=False)
     authoring = writing_assignment(world)

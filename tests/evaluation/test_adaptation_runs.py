@@ -13,8 +13,8 @@ from evaluation.models import AdaptationState, Call, FilteredDraft, GeneratedIte
 from evaluation.services.draft_summary import drafts_summary
 from evaluation.services.runs import run_create
 from evaluation.task_types.csqa.adaptation.commonsenseqa import parse_jsonl
-from tests.conftest import make_csqa_project
 from tests.evaluation.helpers import make_endpoint
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,8 +11,8 @@ import pytest
 from evaluation.models import AdaptationState, Call, GeneratedItem
 from evaluation.services.runs import run_create
 from evaluation.task_types.csqa.adaptation import backtranslation
-from tests.conftest import make_csqa_project
 from tests.evaluation.helpers import make_endpoint
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,8 +7,8 @@ from django.test import Client
 
 from annotation.models import Item
 from evaluation.models import Run
-from tests.conftest import make_csqa_project
 from tests.evaluation.helpers import make_endpoint
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -11,9 +11,9 @@ from evaluation.models import Call, FilteredDraft, GeneratedItem
 from evaluation.services.endpoints import endpoint_create
 from evaluation.services.runs import run_create
 from evaluation.task_types.csqa.generation.pipeline import REASONS
-from tests.conftest import make_csqa_project
 from tests.evaluation.helpers import run_finished, wait_for
 from tests.evaluation.test_run_workers import pytestmark, workers  # noqa: F401  (celery + transactional db; workers)
+from tests.factories import make_csqa_project
 from tests.qc.test_run_faults import broker  # noqa: F401  (the Redis broker fixture of `workers`)
 
 MAX_TOKENS = 400

@@ -156,7 +156,7 @@ def test_another_projects_admin_gets_404_and_changes_nothing(llm_server, csqa, o
 def test_the_model_pages_are_linked_where_their_users_look(csqa):
     """Admins find "Model runs" in the project's navigation, staff "Model endpoints"; a csqa project's
     runs page links the task type's own pages (an NLI project has none); annotators see no link."""
-    from tests.nli_world import make_nli_project
+    from tests.annotation.task_types.nli.world import make_nli_project
 
     nli = make_nli_project(slug="nli-links", premises=())
     admin, annotator = Client(), Client()

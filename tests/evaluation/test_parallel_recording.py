@@ -28,10 +28,10 @@ from evaluation.services.draft_summary import drafts_summary
 from evaluation.services.drafts import draft_create
 from evaluation.services.runs import run_create
 from evaluation.task_types.csqa.generation.pipeline import question_key
-from tests.conftest import make_csqa_project
 from tests.evaluation.dup_script import SHARED_QUESTION
 from tests.evaluation.helpers import make_endpoint, run_finished, runs_stay_pending, wait_for
 from tests.evaluation.test_run_workers import workers  # noqa: F401  (real Celery workers)
+from tests.factories import make_csqa_project
 from tests.qc.test_run_faults import broker  # noqa: F401  (the Redis broker fixture)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -9,9 +9,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Membership, Project
+from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project
 from annotation.services.item_language import first_language
-from annotation.services.projects import membership_add, profile_update, project_create
+from tests.factories import make_csqa_project
 
 User = get_user_model()
 
@@ -51,24 +51,21 @@ def make_user(username: str):
 
 
 def make_project(*, slug: str = "xa", annotators: int = 6, m: int = 5, threshold: int = 3, regions=None):
-    admin = make_user(f"{slug}-admin")
-    project = project_create(
-        creator=admin,
-        name=f"Project {slug}",
+    """A csqa project judged by m of its `annotators` (`<slug>-w<n>`, with `regions` when given), without
+    reviewers or catalog (items come from make_item): (project, annotators)."""
+    world = make_csqa_project(
         slug=slug,
-        task_type="csqa",
-        languages=[{"code": "id", "name": "Indonesian"}],
+        annotators=annotators,
+        reviewers=0,
+        categories=0,
+        annotator_name="w",
+        regions=regions,
+        guidelines="",
+        authors_per_concept=None,
         answerers_per_item=m,
         ambiguity_threshold=threshold,
     )
-    people = []
-    for i in range(annotators):
-        user = make_user(f"{slug}-w{i + 1}")
-        membership = membership_add(project=project, user=user, role=Membership.Role.ANNOTATOR, code=f"W{i + 1}")
-        if regions:
-            profile_update(membership=membership, region=regions[i])
-        people.append(user)
-    return project, people
+    return world.project, world.annotators
 
 
 def make_item(

@@ -9,10 +9,10 @@ from django.test import Client
 from django.utils import translation
 
 from annotation.models import Project
+from tests.annotation.task_types.csqa.world import answered_world
+from tests.annotation.task_types.nli.world import make_nli_project
 from tests.annotation.task_types.preference.world import make_world as preference_world
 from tests.annotation.task_types.preference.world import plan, rate_all
-from tests.crossanswer_world import answered_world
-from tests.nli_world import make_nli_project
 from tests.svg_numbers import not_numbers, svg_numeric_attributes
 
 pytestmark = pytest.mark.django_db

@@ -15,8 +15,8 @@ from qc.gold import gold_recompute_project
 from qc.reports import alpha_for_project, conflicts_for_project
 from qc.reports import task_type_report as csqa_report
 from qc.reports.rows import report_rows
-from tests.annotation.importing import rawcsqa
 from tests.annotation.importing.imports import csqa_import
+from tests.annotation.task_types.csqa import rawcsqa
 from tests.qc.helpers import add_judgment, ind_file, make_item, make_project
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from annotation.aggregation.tasks import aggregation_fit, aggregation_request
 from annotation.models import AggregatedAnnotator, AggregatedItem, AggregationFit
 from annotation.services.known_answers import item_set_known_answer
 from annotation.services.projects import project_update
-from tests.crossanswer_world import answered_world
+from tests.annotation.task_types.csqa.world import answered_world
 
 pytestmark = pytest.mark.django_db
 

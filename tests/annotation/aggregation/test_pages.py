@@ -13,7 +13,7 @@ from django.urls import reverse
 from annotation.aggregation.tasks import aggregation_fit
 from annotation.models import AggregatedItem, AggregationFit
 from qc.exports import gold_export
-from tests.crossanswer_world import answered_world
+from tests.annotation.task_types.csqa.world import answered_world
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from annotation.models import Category, Concept, Membership, Project
-from annotation.services.projects import membership_add, project_create
+from tests.factories import CsqaProject, make_csqa_project
 
 User = get_user_model()
 
@@ -58,36 +57,19 @@ def make_user(username: str):
     return user
 
 
-@dataclass
-class Setup:
-    project: Project
-    reviewers: list
-    annotators: list
-
-
-def make_project(*, slug: str, annotators: int, reviewers: int = 1, categories: int = 1, concepts: int = 4) -> Setup:
+def make_project(
+    *, slug: str, annotators: int, reviewers: int = 1, categories: int = 1, concepts: int = 4
+) -> CsqaProject:
     """A csqa project with k = 2; concept names are `konsep<category>x<n>`, `concepts` per category."""
-    admin = make_user(f"{slug}-admin")
-    project = project_create(
-        creator=admin,
-        name=f"Project {slug}",
+    return make_csqa_project(
         slug=slug,
-        task_type="csqa",
-        languages=[{"code": "id", "name": "Indonesian"}],
-        authors_per_concept=2,
+        annotators=annotators,
+        reviewers=reviewers,
+        categories=categories,
+        concepts_per_category=concepts,
+        first_concept=None,
+        guidelines="",
     )
-    staff = [make_user(f"{slug}-rev{i + 1}") for i in range(reviewers)]
-    for user in staff:
-        membership_add(project=project, user=user, role=Membership.Role.REVIEWER)
-    people = [make_user(f"{slug}-ann{i + 1}") for i in range(annotators)]
-    for i, user in enumerate(people):
-        membership_add(project=project, user=user, role=Membership.Role.ANNOTATOR, code=f"W{i + 1}")
-    for c in range(categories):
-        category = Category.objects.create(project=project, name=f"cat{c}")
-        Concept.objects.bulk_create(
-            Concept(project=project, category=category, name=f"konsep{c}x{n}") for n in range(concepts)
-        )
-    return Setup(project=project, reviewers=staff, annotators=people)
 
 
 def payload_for(concept: str, tag: str = "") -> dict[str, Any]:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from annotation.forms import ProjectSettingsForm, format_languages, parse_languages
 from annotation.models import Project
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 
 CODES = st.from_regex(r"[a-z]{2,3}(-[A-Z]{2})?", fullmatch=True)
 # A name is any one line of text (splitlines() breaks on more than "\n"), trimmed, not blank.

@@ -19,8 +19,8 @@ from annotation.services.projects import membership_add
 from annotation.services.skips import assignment_skip
 from annotation.views.nav import judging_nav
 from tests.annotation.concurrency.helpers import run_together
+from tests.annotation.task_types.csqa.world import make_world
 from tests.api.conftest import client_for
-from tests.crossanswer_world import make_world
 from tests.qc.helpers import make_user
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]

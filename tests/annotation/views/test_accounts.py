@@ -3,8 +3,8 @@ from django.urls import reverse
 
 from annotation.models import Membership
 from annotation.services.projects import membership_deactivate
-from tests.conftest import PASSWORD, make_csqa_project
-from tests.factories import UserFactory
+from tests.conftest import PASSWORD
+from tests.factories import UserFactory, make_csqa_project
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from annotation.task_types.csqa.judging import AnswerQuestion
 from qc.models import GoldDecision
+from tests.annotation.task_types.csqa.world import CHOICES, QUESTIONS, make_world
 from tests.annotation.views.helpers import db_snapshot
-from tests.crossanswer_world import CHOICES, QUESTIONS, make_world
 
 pytestmark = pytest.mark.django_db
 
@@ -392,7 +392,7 @@ def test_own_earlier_answer_is_shown_to_change_it(planned, client):
 
 
 def test_answer_pages_of_another_project_are_404(planned, client):
-    from tests.crossanswer_world import make_world as other_world
+    from tests.annotation.task_types.csqa.world import make_world as other_world
 
     other = other_world(slug="other")
     judging_plan(project=other.project)

@@ -16,9 +16,9 @@ from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.judging import judging_plan
 from annotation.services.projects import project_update
 from qc.services import review_request_revision
+from tests.annotation.task_types.csqa.world import make_world
 from tests.annotation.views.helpers import first_assignment, submitted_item
 from tests.conftest import VALID_PAYLOAD
-from tests.crossanswer_world import make_world
 from tests.qc.helpers import make_item
 
 TRANSLATIONS = {"id": {"writing": "Tulis pertanyaan.", "judging": "Jawab seperti orang sekitar Anda."}}

@@ -6,8 +6,7 @@ import pytest
 from django.urls import reverse
 
 from annotation.models import AnnotatorProfile, Membership
-from tests.conftest import make_csqa_project
-from tests.factories import MembershipFactory, ProfileFactory
+from tests.factories import MembershipFactory, ProfileFactory, make_csqa_project
 
 pytestmark = pytest.mark.django_db
 

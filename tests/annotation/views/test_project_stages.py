@@ -15,11 +15,11 @@ from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.judging import judging_plan
 from annotation.services.projects import membership_add
 from qc.services import review_request_revision
+from tests.annotation.task_types.csqa.world import make_world
 from tests.annotation.task_types.cultural_prompt.world import make_kalahi_project
+from tests.annotation.task_types.nli.world import make_nli_project
 from tests.annotation.views.helpers import submitted_item
 from tests.conftest import VALID_PAYLOAD
-from tests.crossanswer_world import make_world
-from tests.nli_world import make_nli_project
 from tests.qc.helpers import make_project, make_user
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,7 @@ from django.urls import reverse
 from annotation.models import Assignment, Membership, Project
 from qc.models import ErrorType
 from tests.annotation.views.helpers import db_snapshot
-from tests.conftest import make_csqa_project
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_csqa_project
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from annotation.models import Assignment, Item
 from annotation.services.assignments import assignment_plan_authoring
 from annotation.services.items import item_submit
 from qc.services import review_approve, review_request_revision
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db
 

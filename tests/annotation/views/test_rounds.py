@@ -12,7 +12,7 @@ from annotation.services.items import unit_submit
 from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from qc.services import review_approve
-from tests.nli_world import SIX, make_nli_project, writing_assignment
+from tests.annotation.task_types.nli.world import SIX, make_nli_project, writing_assignment
 
 pytestmark = pytest.mark.django_db
 

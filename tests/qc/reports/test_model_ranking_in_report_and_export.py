@@ -27,7 +27,7 @@ from qc.exports import gold_export
 from qc.exports.runs import export_run_create
 from qc.exports.selectors import export_file_path
 from tests.annotation.task_types.preference.world import make_world, plan
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from annotation.services.assignments import assignment_plan_authoring
 from qc.activity import category_agreement, per_day, work_times
 from qc.models import ErrorType, Review
 from qc.readings import NO_VARIATION, TOO_FEW
-from tests.conftest import make_csqa_project
-from tests.crossanswer_world import answered_world
+from tests.annotation.task_types.csqa.world import answered_world
+from tests.factories import make_csqa_project
 from tests.qc.helpers import add_judgment, make_item, make_project
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from qc.models import ReportSnapshot
 from qc.reports import task_type_report
-from tests.crossanswer_world import answered_world
+from tests.annotation.task_types.csqa.world import answered_world
 from tests.qc.helpers import add_judgment
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from annotation.models import AnnotatorProfile, Item, Judgment, Membership
 from qc.models import ExportRun
 from qc.reports import task_type_report as csqa_report
 from qc.reports.tables import conflict_csv_rows, heat_level, heatmap
+from tests.annotation.task_types.csqa.world import answered_world, id_csqa_file
 from tests.annotation.views.helpers import db_snapshot
-from tests.crossanswer_world import answered_world, id_csqa_file
 
 pytestmark = pytest.mark.django_db
 
@@ -331,7 +331,7 @@ def test_export_waits_for_the_commit_and_the_page_polls_while_it_runs(world, cli
 def test_export_files_are_served_only_to_admins_of_the_project_and_only_what_the_run_wrote(
     world, client, media, django_capture_on_commit_callbacks
 ):
-    from tests.crossanswer_world import make_world
+    from tests.annotation.task_types.csqa.world import make_world
 
     other = make_world(slug="other")
     client.force_login(world.admin)

@@ -6,7 +6,7 @@ from annotation.errors import InvalidInput
 from annotation.task_types import get_task_type
 from annotation.task_types.base import GoldCase, JudgmentRow
 from annotation.task_types.nli import premises
-from tests.nli_world import PREMISES, SIX
+from tests.annotation.task_types.nli.world import PREMISES, SIX
 
 NLI = get_task_type("nli")
 

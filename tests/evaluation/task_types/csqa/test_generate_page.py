@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 from evaluation.models import PromptTemplate, Run
-from tests.conftest import make_csqa_project
 from tests.evaluation.helpers import make_endpoint
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

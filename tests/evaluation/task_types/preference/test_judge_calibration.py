@@ -14,7 +14,7 @@ from evaluation.kinds import get_kind
 from evaluation.models import Call, Endpoint, Run
 from evaluation.services.runs import run_create
 from evaluation.task_types.preference.judge_prompts import verdict_probability
-from tests.evaluation.preference.judge_world import calibration_project, judge_run, verdict_reply
+from tests.evaluation.task_types.preference.judge_world import calibration_project, judge_run, verdict_reply
 from tests.factories import MembershipFactory, UserFactory
 from tests.svg_numbers import not_numbers, svg_numeric_attributes
 

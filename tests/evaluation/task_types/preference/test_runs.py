@@ -21,7 +21,7 @@ from tests.qc.test_run_faults import broker  # noqa: F401  (the Redis broker fix
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
-HANDLER = "tests.evaluation.preference.script:reply"
+HANDLER = "tests.evaluation.task_types.preference.script:reply"
 MODELS = ("m-gemini", "m-llama", "m-aya", "m-gpt4o-mini", "m-gpt4o")
 
 

@@ -15,7 +15,7 @@ from annotation.services.imports import items_import
 from tests.api.conftest import db_state
 
 pytestmark = pytest.mark.django_db
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[4].parent / "shared" / "data"
 MNLI = DATA / "mnli-id" / "dev.jsonl"
 CANONICAL = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 

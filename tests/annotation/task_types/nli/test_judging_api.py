@@ -10,9 +10,9 @@ from annotation.models import Assignment, Judgment
 from annotation.services.items import unit_submit
 from annotation.services.judging import judging_plan
 from qc.models import GoldDecision
+from tests.annotation.task_types.nli.world import PREMISES, SIX, make_nli_project, writing_assignment
 from tests.api.conftest import client_for, db_state
 from tests.factories import UserFactory
-from tests.nli_world import PREMISES, SIX, make_nli_project, writing_assignment
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from annotation.models import Item, Judgment, Project
 from qc.exports import gold_export
 from qc.models import GoldDecision
 from qc.reports import conflicts_for_project
-from tests.annotation.importing import rawcsqa
 from tests.annotation.importing.imports import csqa_import
+from tests.annotation.task_types.csqa import rawcsqa
 from tests.qc.helpers import human_gen_files, ind_file
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from django.urls import reverse
 from annotation.errors import InvalidInput
 from annotation.models import Category, Concept
 from annotation.services.catalog import concepts_import
-from tests.nli_world import PREMISES, make_nli_project, premises_jsonl
+from tests.annotation.task_types.nli.world import PREMISES, make_nli_project, premises_jsonl
 
 pytestmark = pytest.mark.django_db
 

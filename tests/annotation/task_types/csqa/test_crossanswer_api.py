@@ -11,8 +11,7 @@ from django.urls import reverse
 from annotation.models import Assignment, Item, Judgment
 from annotation.services.judging import judging_plan
 from qc.models import ExportRun
-from tests.api.conftest import client_for, db_state
-from tests.crossanswer_world import (
+from tests.annotation.task_types.csqa.world import (
     CHOICES,
     QUESTIONS,
     add_answers,
@@ -22,6 +21,7 @@ from tests.crossanswer_world import (
     make_world,
     page_requests,
 )
+from tests.api.conftest import client_for, db_state
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

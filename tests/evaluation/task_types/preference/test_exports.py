@@ -15,8 +15,7 @@ from annotation.models import Project
 from annotation.services.imports import items_import
 from evaluation.task_types.preference.exports import export_pairs, pair_rows
 from tests.annotation.task_types.preference.world import make_world, plan, rate_all
-from tests.conftest import make_csqa_project
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_csqa_project
 
 pytestmark = pytest.mark.django_db
 

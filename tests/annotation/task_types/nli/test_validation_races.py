@@ -12,7 +12,7 @@ from annotation.services.judging import judging_plan
 from annotation.services.judgments import judgment_record
 from annotation.services.projects import membership_add, project_create
 from tests.annotation.concurrency.helpers import make_user, run_together
-from tests.nli_world import PREMISES, SIX, premises_jsonl
+from tests.annotation.task_types.nli.world import PREMISES, SIX, premises_jsonl
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -6,7 +6,7 @@ from annotation.errors import IllegalTransition, InvalidInput
 from annotation.models import Assignment, Item, ItemVersion
 from annotation.services.items import unit_save_draft, unit_submit
 from qc.services import review_approve, review_request_revision
-from tests.nli_world import SIX, make_nli_project, writing_assignment
+from tests.annotation.task_types.nli.world import SIX, make_nli_project, writing_assignment
 
 pytestmark = pytest.mark.django_db
 

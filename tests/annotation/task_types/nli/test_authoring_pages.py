@@ -11,7 +11,7 @@ from django.utils.html import escape
 from annotation.models import Item, ItemVersion
 from annotation.services.items import unit_submit
 from qc.services import review_approve, review_request_revision
-from tests.nli_world import SIX, make_nli_project, writing_assignment
+from tests.annotation.task_types.nli.world import SIX, make_nli_project, writing_assignment
 
 pytestmark = pytest.mark.django_db
 

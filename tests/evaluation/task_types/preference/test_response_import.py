@@ -17,7 +17,7 @@ from evaluation.models import Run
 from evaluation.services.endpoints import endpoint_create
 from qc.exports import gold_rows
 from tests.annotation.task_types.preference.world import make_world, plan
-from tests.conftest import make_csqa_project
+from tests.factories import make_csqa_project
 
 pytestmark = pytest.mark.django_db
 
