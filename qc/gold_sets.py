@@ -21,11 +21,12 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
+from annotation.adaptive import is_adaptive
 from annotation.foreign_keys import triggers_off_for_locked_parents
 from annotation.gold import GoldRecompute, Outcome
 from annotation.importing.bulkwrite import SharedJson, copy_text
 from annotation.models import Item, ItemVersion, Judgment, Project
-from annotation.task_types import get_task_type
+from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import GoldCase, JudgmentRow
 from qc.models import GoldDecision
 
@@ -33,7 +34,13 @@ SAVED = ("policy", "outcome", "reason", "details", "judgment_ids", "computed_at"
 
 
 def set_based_applies(project: Project) -> bool:
-    return connection.vendor == "postgresql" and get_task_type(project.task_type).gold_payload_keys is not None
+    """PostgreSQL, a task type that declares its payload keys, and fixed overlap: adaptive judging's step
+    depends on who judged (their fitted accuracy), which a case key leaves out by design."""
+    return (
+        connection.vendor == "postgresql"
+        and get_task_type(project.task_type).gold_payload_keys is not None
+        and not is_adaptive(project_settings(project))
+    )
 
 
 def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tuple[str, ...]) -> GoldRecompute:

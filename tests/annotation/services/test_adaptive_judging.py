@@ -13,6 +13,7 @@ from annotation.services.judgments import judgment_record
 from annotation.services.known_answers import item_set_known_answer
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule
+from qc.gold import gold_recompute_project
 from qc.models import GoldDecision
 from tests.api.conftest import client_for
 from tests.api.test_judging_query_counts import MAX_QUERIES_SUBMIT
@@ -98,6 +99,33 @@ def test_an_item_stops_when_sure_and_another_gets_one_judge_at_a_time():
     assert _open(split) == []
     judges = set(Judgment.objects.filter(item=split).values_list("user_id", flat=True))
     assert len(judges) == 4 and author.pk not in judges
+
+
+@pytest.mark.django_db
+def test_a_whole_project_recompute_keeps_adaptive_decisions():
+    project, people = make_project(slug="adaptall", annotators=6, m=5)
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
+    project.save()
+    agreed = make_item(project, people[0], question="Q agreed", answer="A")
+    split = make_item(project, people[0], question="Q split", answer="A")
+    judging_plan(project=project)
+    for assignment in _open(agreed):
+        _answer(assignment, "A")
+    first, second = _open(split)
+    _answer(first, "A")
+    _answer(second, "B")
+    before = {d.item_id: (d.outcome, d.details) for d in GoldDecision.objects.filter(item__project=project)}
+
+    # The admin's "recompute gold" (and every project-wide recompute) decides as the submits did: the
+    # adaptive step needs who judged (their accuracy), so it never takes the set-based path, which
+    # decides alike cases once whoever judged them.
+    totals = gold_recompute_project(project=project)
+
+    assert totals == {"gold": 1, "pending": 1}
+    after = {d.item_id: (d.outcome, d.details) for d in GoldDecision.objects.filter(item__project=project)}
+    assert after == before
+    assert after[agreed.pk][0] == "gold" and after[agreed.pk][1]["adaptive"]["judges"] == 2
+    assert Item.objects.get(pk=agreed.pk).status == Item.Status.GOLD
 
 
 @pytest.mark.django_db
