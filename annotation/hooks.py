@@ -37,6 +37,9 @@ class GoldEngine:
     recompute_outcomes: Callable[..., GoldRecompute]
     # (*, item, project) -> GoldRecompute: the same for one item whose row lock the caller's transaction holds.
     recompute_locked_item: Callable[..., GoldRecompute]
+    # (*, project, item_ids) -> GoldRecompute: the same for the bulk round planner, whose items are most of
+    # a project (the engine may recompute the whole project at once).
+    recompute_for_rounds: Callable[..., GoldRecompute]
 
 
 _gold_engine: GoldEngine | None = None
@@ -57,6 +60,10 @@ def gold_engine() -> GoldEngine:
 
 def gold_recompute_outcomes(*, item_ids: Iterable[int]) -> GoldRecompute:
     return gold_engine().recompute_outcomes(item_ids=item_ids)
+
+
+def gold_recompute_for_rounds(*, project: Project, item_ids: list[int]) -> GoldRecompute:
+    return gold_engine().recompute_for_rounds(project=project, item_ids=item_ids)
 
 
 def gold_recompute_locked_item(*, item: Item, project: Project) -> GoldRecompute:

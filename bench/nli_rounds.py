@@ -243,7 +243,11 @@ def timed_plan(function, project):
     judging._insert_judge_assignments = timing("copy", originals[1])
     # The judging engine reaches the gold engine through annotation.hooks: the timed one is registered there.
     hooks.gold_engine_register(
-        dataclasses.replace(engine, recompute_outcomes=timing("gold_decisions", engine.recompute_outcomes))
+        dataclasses.replace(
+            engine,
+            recompute_outcomes=timing("gold_decisions", engine.recompute_outcomes),
+            recompute_for_rounds=timing("gold_decisions", engine.recompute_for_rounds),
+        )
     )
     judging.plan_balanced_columns = timing("planner", originals[2])
     judging.planned_blocks_save = timing("blocks", originals[3])

@@ -19,6 +19,7 @@ class QcConfig(AppConfig):
                 decision_model=GoldDecision,
                 recompute_outcomes=gold.gold_recompute_outcomes,
                 recompute_locked_item=gold.gold_recompute_locked_item,
+                recompute_for_rounds=gold.gold_recompute_for_rounds,
             )
         )
         hooks.on_project_created(error_types_seed_defaults)

@@ -502,7 +502,7 @@ def judging_plan_next_rounds(*, project: Project, seed: int | None = None) -> Ju
     )
     if not pending:
         return empty
-    asks = hooks.gold_recompute_outcomes(item_ids=list(pending)).next_rounds
+    asks = hooks.gold_recompute_for_rounds(project=project, item_ids=list(pending)).next_rounds
     by_round: dict[int, set[int]] = defaultdict(set)
     for item_id, round_ in asks.items():
         by_round[round_].add(item_id)

@@ -20,6 +20,7 @@ def test_qc_registers_its_part_of_the_core_at_start_up():
     assert engine.decision_model is GoldDecision
     assert engine.recompute_outcomes is gold.gold_recompute_outcomes
     assert engine.recompute_locked_item is gold.gold_recompute_locked_item
+    assert engine.recompute_for_rounds is gold.gold_recompute_for_rounds
     assert hooks._project_created == [error_types_seed_defaults]
     assert hooks._item_panels == [item_adjudication_panel]
 

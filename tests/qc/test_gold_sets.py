@@ -2,12 +2,14 @@
 the same decisions (judgment ids in annotator order included), the same item statuses and totals."""
 
 import random
+from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from annotation.gold import DECIDABLE
-from annotation.models import Item, Judgment
+from annotation.models import Item, Judgment, Project
+from annotation.services.imports import items_import
 from qc.gold import gold_recompute, gold_recompute_project
 from qc.gold_sets import set_based_applies
 from qc.models import GoldDecision
@@ -183,3 +185,31 @@ def test_a_decision_that_fails_while_the_cases_stream_in_saves_nothing(monkeypat
     assert snapshot(project) == before
     monkeypatch.undo()
     assert sum(gold_recompute_project(project=project).values()) == 39
+
+
+MNLI_DEV = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "mnli-id" / "dev.jsonl"
+
+
+def test_nli_rounds_set_based_and_per_item_save_the_same_rows():
+    """IndoNLI's rule (gold_payload_keys: the writer's label) over MNLI's released labels replayed through
+    the rounds: the set-based recompute the bulk round planner uses saves what the per-item path saves."""
+    lines = MNLI_DEV.read_text(encoding="utf-8").splitlines()[:300]
+    items_import(path_or_bytes="\n".join(lines).encode(), project_slug="nsets", format="mnli", language="id")
+    project = Project.objects.get(slug="nsets")
+    assert set_based_applies(project)
+    decidable = list(
+        Item.objects.filter(project=project, status__in=DECIDABLE).order_by("pk").values_list("pk", flat=True)
+    )
+    per_item_totals = gold_recompute(item_ids=decidable)
+    per_item = snapshot(project)
+    GoldDecision.objects.filter(item__project=project).delete()
+    Item.objects.filter(project=project).update(status=Item.Status.APPROVED, status_reason="")
+
+    set_totals = gold_recompute_project(project=project)
+
+    assert set_totals == per_item_totals
+    assert snapshot(project) == per_item
+    assert sum(set_totals.values()) == 300
+    assert set(set_totals) == {"gold", "no_gold"}
+    rounds = {d[3]["round"] for d in per_item[0].values()}
+    assert rounds == {1, 2, 3}

@@ -149,6 +149,8 @@ class NliTaskType(TaskType):
     # --- gold and agreement ------------------------------------------------------------------------
     gold_decide = staticmethod(judging.gold_decide)
     gold_memo_key = staticmethod(judging.gold_memo_key)
+    # What gold_decide reads of the payload: the writer's label (a project's recompute is then set-based).
+    gold_payload_keys = ("label",)
 
     def categorical_item(
         self, *, item_id: int, author_id: int | None, case: GoldCase, outcome: GoldOutcome
