@@ -364,11 +364,17 @@ def gold_recompute_for_rounds(*, project: Project, item_ids: list[int]) -> GoldR
     project's lock; an overridden item asks for no round."""
     if not set_based_applies(project):
         return gold_recompute_outcomes(item_ids=item_ids)
-    with transaction.atomic():
-        context = _contexts({project.pk})[project.pk]
-        result = gold_recompute_project_sets(project=project, context=context, decidable=DECIDABLE)
-        for item_id in overrides_reapply(project_id=project.pk):
-            result.next_rounds.pop(item_id, None)
+    return _recompute_project_set_based(project)
+
+
+@transaction.atomic
+def _recompute_project_set_based(project: Project) -> GoldRecompute:
+    """The project's decisions set-based (qc.gold_sets), then its overrides put back in force: an
+    overridden item asks for no round."""
+    context = _contexts({project.pk})[project.pk]
+    result = gold_recompute_project_sets(project=project, context=context, decidable=DECIDABLE)
+    for item_id in overrides_reapply(project_id=project.pk):
+        result.next_rounds.pop(item_id, None)
     return result
 
 
@@ -376,10 +382,6 @@ def gold_recompute_project(*, project: Project, batch_size: int = 2000) -> dict[
     """Recompute every decidable item of the project; set-based on PostgreSQL where the task type
     allows it (qc.gold_sets), else item by item."""
     if set_based_applies(project):
-        with transaction.atomic():
-            context = _contexts({project.pk})[project.pk]
-            totals = gold_recompute_project_sets(project=project, context=context, decidable=DECIDABLE).totals
-            overrides_reapply(project_id=project.pk)
-            return totals
+        return _recompute_project_set_based(project).totals
     ids = Item.objects.filter(project=project, status__in=DECIDABLE).values_list("pk", flat=True).order_by("pk")
     return gold_recompute(item_ids=list(ids), batch_size=batch_size)
