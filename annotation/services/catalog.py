@@ -9,7 +9,6 @@ from annotation.errors import InvalidInput
 from annotation.importing.concepts import decode, detect_format, parse_concepts
 from annotation.models import Category, Concept, Project
 from annotation.task_types import get_task_type, project_settings
-from annotation.task_types.base import TaskType
 
 
 @dataclass(frozen=True)
@@ -24,7 +23,7 @@ class ConceptImportSummary:
 def concepts_import(*, project: Project, data: bytes, filename: str = "", fmt: str = "") -> ConceptImportSummary:
     """Import categories x concepts. All or nothing: any bad line refuses the whole file.
 
-    A task type whose units carry attributes (e.g. premises) parses the file itself (`units_parse`):
+    A task type whose units carry attributes (e.g. premises) parses the file itself (`unit_authoring.units_parse`):
     its rows hold each unit's Concept.data. Idempotent: categories and concepts are matched by name
     (case-insensitively), so importing the same file again creates nothing; changed translations and
     unit attributes are updated.
@@ -37,9 +36,9 @@ def concepts_import(*, project: Project, data: bytes, filename: str = "", fmt: s
     tt = get_task_type(project.task_type)
     parsed = None
     # Only a task type with its own format reads the project's units (their attributes) first.
-    if type(tt).units_parse is not TaskType.units_parse:
+    if tt.unit_authoring is not None:
         existing = list(Concept.objects.filter(project=project).values_list("category__name", "name", "data"))
-        parsed = tt.units_parse(text, fmt, settings=project_settings(project), existing=existing)
+        parsed = tt.unit_authoring.units_parse(text, fmt, settings=project_settings(project), existing=existing)
     if parsed is None:
         languages = set(project.languages.values_list("code", flat=True))
         parsed = parse_concepts(text, fmt, languages)

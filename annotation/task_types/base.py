@@ -138,6 +138,10 @@ class TaskType(
       benchmark  BenchmarkHooks  benchmark, benchmark_item
       examples   ExampleHooks    contract_examples, demo
 
+    A capability one protocol has today is an optional part instead, an attribute defaulting to None that
+    the protocol sets to its implementation of the part's abstract class (contract/<part>.py):
+      unit_authoring  UnitAuthoring  units with their own data and file, a unit's items on one form
+
     Hooks marked @required (and the attributes declared without a value: name, label, author_template,
     display_template, gold_policy) have no default; required_hooks() lists them, missing_hooks() checks
     a task type, and docs/tutorial/task-type.md builds a small task type step by step.

@@ -86,15 +86,22 @@ def _initial(task_type, items: list[Item]) -> dict:
     versions = [item.current_version for item in items if item.current_version is not None]
     if not versions:
         return {}
-    return {
-        **task_type.unit_form_initial([version.payload for version in versions]),
-        "justification": versions[0].justification,
-    }
+    payloads = [version.payload for version in versions]
+    unit_authoring = task_type.unit_authoring
+    initial = unit_authoring.unit_form_initial(payloads) if unit_authoring else task_type.form_initial(payloads[0])
+    return {**initial, "justification": versions[0].justification}
+
+
+def _form_payloads(task_type, cleaned_data: dict) -> list[dict]:
+    """The payloads of the unit's items in slot order: the one item of the form, or all of the unit's."""
+    if task_type.unit_authoring is not None:
+        return task_type.unit_authoring.unit_payloads_from_form(cleaned_data)
+    return [task_type.payload_from_form(cleaned_data)]
 
 
 def _unit_data(task_type, cleaned_data: dict) -> dict:
     """The service's `data`: the payload of a one-item unit, else {"items": [payload, ...]}."""
-    payloads = task_type.unit_payloads_from_form(cleaned_data)
+    payloads = _form_payloads(task_type, cleaned_data)
     return payloads[0] if task_type.items_per_unit == 1 else {"items": payloads}
 
 
@@ -142,7 +149,7 @@ def _save(request: HttpRequest, *, form, task_type, assignment: Assignment, lang
 def _only_warnings(task_type, assignment: Assignment, cleaned_data: dict) -> bool:
     """Only a soft warning (concept not found, no shared keyword) is left: point at the justification."""
     try:
-        payloads = [task_type.normalize_payload(p) for p in task_type.unit_payloads_from_form(cleaned_data)]
+        payloads = [task_type.normalize_payload(p) for p in _form_payloads(task_type, cleaned_data)]
     except InvalidInput:
         return False
     concept = assignment.concept.name if assignment.concept else None
@@ -264,6 +271,7 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     if len(items) > 1 and sent_back:
         reviews = list(sent_back[0].reviews.select_related("reviewer").prefetch_related("error_types"))
         item = sent_back[0]
+    summary_template = task_type.unit_authoring.author_summary_template if task_type.unit_authoring else ""
     context = project_context(
         membership,
         assignment=assignment,
@@ -281,9 +289,12 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
             if i.current_version is not None
         ],
         settings=project_settings(project),
+        author_summary_template=summary_template,
         author_summary=(
-            task_type.author_summary(author_payloads(project=project, user=request.user), project_settings(project))
-            if task_type.author_summary_template
+            task_type.unit_authoring.author_summary(
+                author_payloads(project=project, user=request.user), project_settings(project)
+            )
+            if summary_template
             else None
         ),
         editable=not items or len(items) < task_type.items_per_unit or any(i.status in EDITABLE for i in items),

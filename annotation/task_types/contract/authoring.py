@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotation.task_types.contract.marks import required
+from annotation.task_types.contract.unit_authoring import UnitAuthoring
 from annotation.task_types.records import FieldChange, PayloadCheck, UnitItem
 
 if TYPE_CHECKING:
-    from annotation.importing.concepts import ParseResult
     from annotation.models import AnnotatorProfile, Assignment
 
 
@@ -66,9 +66,10 @@ class AuthoringHooks:
     # Authors per unit for a new project that does not say (Project.authors_per_concept).
     authors_per_unit_default: ClassVar[int] = 2
 
-    def unit_payloads_from_form(self, cleaned_data: dict[str, Any]) -> list[dict[str, Any]]:
-        """The payloads of one unit's items in slot order (items_per_unit of them) from the author form."""
-        return [self.payload_from_form(cleaned_data)]
+    # Units carrying the task type's own data, all of a unit's items written on one form (IndoNLI's premise
+    # and six hypotheses); None: categories x concepts, one item per author form (form_initial,
+    # payload_from_form).
+    unit_authoring: ClassVar[UnitAuthoring | None] = None
 
     # The author picks the item's category and concept from the project's catalog: the payload keys that
     # name them (ArabCulture: ("topic", "subtopic")). The item's concept becomes the pick (reports,
@@ -116,10 +117,6 @@ class AuthoringHooks:
         base prompt approved after an "add a situation variant" request)."""
         return None
 
-    def unit_form_initial(self, payloads: list[dict[str, Any]]) -> dict[str, Any]:
-        """The author form's initial data from the unit's current payloads (slot order; {} for a new one)."""
-        return self.form_initial(payloads[0]) if payloads else {}
-
     def check_unit(
         self,
         payloads: list[dict[str, Any]],
@@ -131,24 +128,6 @@ class AuthoringHooks:
         """Checks over all of a unit's items at once (e.g. two hypotheses per label, all distinct), keyed
         by form field."""
         return self.check_payload(payloads[0], concept=concept)
-
-    # The catalog import page's description of the task type's own unit file ("" for categories x concepts).
-    units_help: ClassVar[str] = ""
-
-    def units_parse(
-        self, text: str, fmt: str, *, settings: dict[str, Any], existing: list[tuple[str, str, dict[str, Any]]]
-    ) -> ParseResult | None:
-        """Parse a catalog import file into units with their Concept.data, or None for the core's
-        categories x concepts format. `existing` holds the project's units as (category, name, data)."""
-        return None
-
-    # Template (under templates/) of a panel beside the author form summarising the author's own items
-    # (e.g. how their phenomenon tags are spread); "" for none. Its context is `author_summary(...)`.
-    author_summary_template: ClassVar[str] = ""
-
-    def author_summary(self, payloads: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
-        """What the author-summary panel shows, from the current payloads of the author's items."""
-        return {}
 
     def review_required(self, settings: dict[str, Any]) -> bool:
         """Whether submitted items wait for QC review; when False, a submitted item is approved at once."""

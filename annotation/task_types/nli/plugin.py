@@ -26,14 +26,12 @@ from annotation.task_types.nli import benchmark as nli_benchmark
 from annotation.task_types.nli import demo as nli_demo
 from annotation.task_types.nli import examples as nli_examples
 from annotation.task_types.nli import export as nli_export
-from annotation.task_types.nli import judging, payload, premises
+from annotation.task_types.nli import judging, payload
 from annotation.task_types.nli import reports as nli_reports
 from annotation.task_types.nli.checks import HYPOTHESES_PER_PREMISE
 from annotation.task_types.nli.forms import (
     NliAuthorForm,
     NliValidationForm,
-    author_initial,
-    author_payloads,
     item_initial,
     item_payload,
 )
@@ -41,6 +39,7 @@ from annotation.task_types.nli.labels import CONTRADICTION, ENTAILMENT, LABELS, 
 from annotation.task_types.nli.rounds import ROUND_SIZES
 from annotation.task_types.nli.settings import SETTINGS, fill_validation_default, is_expert
 from annotation.task_types.nli.splits import DEV, TEST_EXPERT, TEST_LAY, TRAIN
+from annotation.task_types.nli.unit_authoring import NliUnitAuthoring
 
 # QC error types for hypotheses: the validation instruction's errors (Appendix E) and the writing
 # instruction's criteria (Appendix D).
@@ -102,16 +101,8 @@ class NliTaskType(TaskType):
     def form_class(self) -> type:
         return NliAuthorForm
 
-    # --- authoring: six hypotheses per premise -------------------------------------------------------
-    unit_payloads_from_form = staticmethod(author_payloads)
-    unit_form_initial = staticmethod(author_initial)
-    units_parse = staticmethod(premises.parse_premises)
-    author_summary_template = "annotation/task_types/nli/author_summary.html"
-    units_help = _(
-        "Premises, as CSV with a header text,source,topic,document_id (premise_id optional) or JSON Lines "
-        "with the same keys. source is wiki, news or web; each document gives at most the project's "
-        "premises per document, and a premise has at most its word limit. The sentence size is computed."
-    )
+    # --- authoring: six hypotheses per premise, imported premises (unit_authoring.py) -----------------
+    unit_authoring = NliUnitAuthoring()
 
     def check_unit(
         self,
@@ -122,9 +113,6 @@ class NliTaskType(TaskType):
         settings: dict[str, Any],
     ) -> PayloadCheck:
         return payload.check_unit(payloads, premise=unit_data.get("text", ""), expert=is_expert(settings))
-
-    def author_summary(self, payloads: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
-        return {"expert": is_expert(settings), "hypotheses": len(payloads), "tags": payload.tag_spread(payloads)}
 
     # --- judging: validation in rounds (rounds.py), labels e / n / c (judging.py) ---------------------
     judge_view = staticmethod(judging.judge_view)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from django.http import QueryDict
@@ -13,9 +14,17 @@ from annotation.errors import InvalidInput
 from annotation.importing.records import ImportRecord, RowIssue
 from annotation.task_types import missing_hooks, registered_task_types
 from annotation.task_types.base import ContractExamples
+from annotation.task_types.contract.unit_authoring import UnitAuthoring
 from annotation.task_types.memo import GoldMemo
 
 TASK_TYPES = registered_task_types()
+ROOT = Path(__file__).resolve().parents[3]
+# An optional part of the contract -> the class a task type declaring it implements (None: not declared).
+OPTIONAL_PARTS = {"unit_authoring": UnitAuthoring}
+
+
+def _declaring(part: str) -> list:
+    return [pytest.param(tt, id=tt.name) for tt in TASK_TYPES if getattr(tt, part) is not None]
 
 
 def _examples(task_type):
@@ -161,3 +170,26 @@ def test_value_labels_are_marked_for_translation(task_type):
     # A label given as a plain str would show untranslated on the report and rounds pages.
     plain = sorted(code for code, label in task_type.value_labels.items() if not isinstance(label, Promise))
     assert plain == []
+
+
+def test_an_optional_part_is_not_declared_or_implements_its_class(task_type):
+    declared = {part: getattr(task_type, part) for part in OPTIONAL_PARTS if getattr(task_type, part) is not None}
+
+    assert [part for part, implemented in declared.items() if not isinstance(implemented, OPTIONAL_PARTS[part])] == []
+
+
+@pytest.mark.parametrize("task_type", _declaring("unit_authoring"))
+def test_unit_authoring_writes_a_whole_unit_on_one_form_and_back(task_type):
+    """The form's initial data from a unit's payloads gives the same payloads back, one per slot."""
+    unit_authoring = task_type.unit_authoring
+    payload = task_type.normalize_payload(_examples(task_type).payload_valid)
+    unit = [payload] * task_type.items_per_unit
+
+    initial = unit_authoring.unit_form_initial(unit)
+    back = [task_type.normalize_payload(p) for p in unit_authoring.unit_payloads_from_form(initial)]
+
+    assert back == unit
+    assert isinstance(unit_authoring.units_help, Promise) and str(unit_authoring.units_help)
+    if unit_authoring.author_summary_template:
+        assert (ROOT / "templates" / unit_authoring.author_summary_template).is_file()
+        assert isinstance(unit_authoring.author_summary([payload], task_type.settings_defaults()), dict)

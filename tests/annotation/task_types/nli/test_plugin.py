@@ -212,7 +212,7 @@ def test_agreement_value_and_benchmark():
 
 
 def test_tag_spread_counts_per_tag():
-    summary = NLI.author_summary(SIX, _settings(annotator_type="expert"))
+    summary = NLI.unit_authoring.author_summary(SIX, _settings(annotator_type="expert"))
     counts = {tag: n for tag, _, n in summary["tags"]}
     assert summary["expert"] is True and summary["hypotheses"] == 6
     assert {t: n for t, n in counts.items() if n} == {
