@@ -134,9 +134,11 @@ def _decide(
     item.reviewer = reviewer
     item.status_reason = feedback if new_status == Item.Status.REJECTED else ""
     item.save(update_fields=["status", "reviewer", "status_reason", "updated_at"])
-    get_task_type(item.task_type).item_reviewed(
-        item=item, approved=decision == Review.Decision.APPROVE, error_codes=[e.code for e in error_types]
-    )
+    unit_variants = get_task_type(item.task_type).unit_variants
+    if unit_variants is not None:
+        unit_variants.item_reviewed(
+            item=item, approved=decision == Review.Decision.APPROVE, error_codes=[e.code for e in error_types]
+        )
     return review
 
 

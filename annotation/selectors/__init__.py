@@ -191,7 +191,7 @@ def author_payloads(*, project: Project, user: AbstractBaseUser) -> list[dict]:
 
 def unit_items_besides(*, assignment: Assignment, limit: int = 200) -> list:
     """The other items written for the assignment's catalog unit (any author or an import), submitted or
-    later, oldest first: what a task type's author form may offer (TaskType.author_form_kwargs)."""
+    later, oldest first: what a task type's author form may offer (UnitVariants.author_form_kwargs)."""
     from annotation.task_types.base import UnitItem
 
     if assignment.concept_id is None:

@@ -71,13 +71,13 @@ def _unit_payloads(tt: TaskType, data: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _check_references(tt: TaskType, assignment: Assignment, items: dict[int, Item], payloads: list[dict]) -> None:
     """Refuse, before anything is saved, a payload naming another item of the unit that the unit does not
-    hold (TaskType.unit_reference_errors; only task types whose author sees the unit's items)."""
-    if not tt.author_sees_unit_items:
+    hold (only task types whose authors write variants of the unit's items: unit_variants)."""
+    if tt.unit_variants is None:
         return
     from annotation.selectors import unit_items_besides
 
     current = [item.current_version.payload for item in items.values() if item.current_version is not None]
-    errors = tt.unit_reference_errors(
+    errors = tt.unit_variants.unit_reference_errors(
         payloads, unit_items=unit_items_besides(assignment=assignment), current=current, assignment=assignment
     )
     if errors:

@@ -141,6 +141,7 @@ class TaskType(
     A capability one protocol has today is an optional part instead, an attribute defaulting to None that
     the protocol sets to its implementation of the part's abstract class (contract/<part>.py):
       unit_authoring  UnitAuthoring  units with their own data and file, a unit's items on one form
+      unit_variants   UnitVariants   an author writes variants of the unit's other items, shown them
 
     Hooks marked @required (and the attributes declared without a value: name, label, author_template,
     display_template, gold_policy) have no default; required_hooks() lists them, missing_hooks() checks

@@ -28,7 +28,7 @@ class PayloadCheck:
 @dataclass(frozen=True)
 class UnitItem:
     """Another item written for the same catalog unit, as an author form may offer it (e.g. the base
-    prompt a KALAHI variant shares): TaskType.author_form_kwargs input."""
+    prompt a KALAHI variant shares): UnitVariants.author_form_kwargs input."""
 
     item_id: int
     external_id: str

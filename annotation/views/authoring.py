@@ -233,12 +233,10 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     task_type = get_task_type(project.task_type)
     items = _unit_items(assignment)
     item = items[0] if items else None
-    extra = (
-        task_type.author_form_kwargs(unit_items_besides(assignment=assignment))
-        if task_type.author_sees_unit_items
-        else {}
-    )
-    extra.update(task_type.author_assignment_kwargs(assignment))
+    extra = {}
+    if (unit_variants := task_type.unit_variants) is not None:
+        extra = unit_variants.author_form_kwargs(unit_items_besides(assignment=assignment))
+        extra.update(unit_variants.author_assignment_kwargs(assignment))
     initial = _initial(task_type, items) or task_type.author_form_defaults(profile=getattr(membership, "profile", None))
     if task_type.unit_pick_keys:
         extra["catalog"] = unit_catalog(project=project, slot_key=task_type.plan_slot_key)

@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from annotation.task_types.contract.marks import required
 from annotation.task_types.contract.unit_authoring import UnitAuthoring
-from annotation.task_types.records import FieldChange, PayloadCheck, UnitItem
+from annotation.task_types.contract.unit_variants import UnitVariants
+from annotation.task_types.records import FieldChange, PayloadCheck
 
 if TYPE_CHECKING:
-    from annotation.models import AnnotatorProfile, Assignment
+    from annotation.models import AnnotatorProfile
 
 
 class AuthoringHooks:
@@ -85,37 +86,9 @@ class AuthoringHooks:
     # deals out only those (one item each, balanced per category) and the author picks the item's unit.
     plan_slot_key: ClassVar[str] = ""
 
-    # The author form is given the unit's other items (author_form_kwargs); off: no query for them.
-    author_sees_unit_items: ClassVar[bool] = False
-
-    def author_form_kwargs(self, unit_items: list[UnitItem]) -> dict[str, Any]:
-        """Extra keyword arguments of form_class() on the authoring page, from the other items written
-        for the same unit (submitted or later; drafts and rejected ones left out)."""
-        return {}
-
-    def author_assignment_kwargs(self, assignment: Assignment) -> dict[str, Any]:
-        """Extra keyword arguments of form_class() from the authoring assignment itself (e.g. the base
-        prompt a KALAHI variant request names in its target_item); {} for most task types."""
-        return {}
-
-    def unit_reference_errors(
-        self,
-        payloads: list[dict[str, Any]],
-        *,
-        unit_items: list[UnitItem],
-        current: list[dict[str, Any]],
-        assignment: Assignment,
-    ) -> dict[str, list[str]]:
-        """Field errors for a reference to another item of the unit that the unit does not hold (e.g. a
-        KALAHI `prompt_id` naming no base prompt of the unit), checked on every save when
-        author_sees_unit_items; `current` holds the unit's saved payloads (what they name stays valid)."""
-        return {}
-
-    def item_reviewed(self, *, item: Any, approved: bool, error_codes: list[str]) -> None:
-        """Called inside a QC decision's transaction once the item has its new status: `approved` when the
-        decision approves it, `error_codes` the decision's error types (e.g. KALAHI asks for a variant of a
-        base prompt approved after an "add a situation variant" request)."""
-        return None
+    # An author writes variants of the unit's other items, shown them on the form (KALAHI's base prompts);
+    # None: the author form is given nothing about the unit's other items.
+    unit_variants: ClassVar[UnitVariants | None] = None
 
     def check_unit(
         self,

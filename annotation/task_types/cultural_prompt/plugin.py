@@ -22,7 +22,6 @@ from annotation.task_types.base import (
     PayloadCheck,
     ProjectPage,
     TaskType,
-    UnitItem,
     register,
 )
 from annotation.task_types.cultural_prompt import benchmark as cp_benchmark
@@ -34,6 +33,7 @@ from annotation.task_types.cultural_prompt import reports as cp_reports
 from annotation.task_types.cultural_prompt.forms import CulturalPromptForm, Mc1Form, payload_data
 from annotation.task_types.cultural_prompt.forms import form_initial as item_initial
 from annotation.task_types.cultural_prompt.settings import SETTINGS
+from annotation.task_types.cultural_prompt.unit_variants import KalahiUnitVariants
 
 # The focus groups' improvements (the paper's section 3.1) as QC error types, with relevance itself.
 ERROR_TYPES = [
@@ -102,48 +102,7 @@ class CulturalPromptTaskType(TaskType):
         return CulturalPromptForm
 
     # A variant is written by choosing its base prompt among the unit's (same category and topic).
-    author_sees_unit_items = True
-
-    def author_form_kwargs(self, unit_items: list[UnitItem]) -> dict[str, Any]:
-        return {"base_prompts": payload.base_prompts(unit_items)}
-
-    def author_assignment_kwargs(self, assignment: Any) -> dict[str, Any]:
-        # A variant request (variants.py): the base prompt is preselected, its shared parts filled in.
-        from annotation.task_types.cultural_prompt.variants import base_id, requested_base
-
-        base = requested_base(assignment)
-        if base is None:
-            return {}
-        parts = (base.current_version.payload or {}) if base.current_version_id else {}
-        return {
-            "variant_of": {
-                "id": base_id(base),
-                "parts": {p: parts.get(p, "") for p in ("user", "context", "instruction")},
-            }
-        }
-
-    def unit_reference_errors(
-        self,
-        payloads: list[dict[str, Any]],
-        *,
-        unit_items: list[UnitItem],
-        current: list[dict[str, Any]],
-        assignment: Any,
-    ) -> dict[str, list[str]]:
-        from annotation.task_types.cultural_prompt.variants import base_id, requested_base
-
-        base = requested_base(assignment)
-        return payload.reference_errors(
-            payloads[0],
-            unit_items=unit_items,
-            kept={p.get("prompt_id") for p in current if p.get("prompt_id")},
-            requested=base_id(base) if base is not None else "",
-        )
-
-    def item_reviewed(self, *, item: Any, approved: bool, error_codes: list[str]) -> None:
-        from annotation.task_types.cultural_prompt.variants import on_review
-
-        on_review(item=item, approved=approved, error_codes=error_codes)
+    unit_variants = KalahiUnitVariants()
 
     form_initial = staticmethod(item_initial)
 

@@ -12,15 +12,18 @@ from django.utils.functional import Promise
 
 from annotation.errors import InvalidInput
 from annotation.importing.records import ImportRecord, RowIssue
+from annotation.models import Assignment
 from annotation.task_types import missing_hooks, registered_task_types
 from annotation.task_types.base import ContractExamples
 from annotation.task_types.contract.unit_authoring import UnitAuthoring
+from annotation.task_types.contract.unit_variants import UnitVariants
 from annotation.task_types.memo import GoldMemo
+from annotation.task_types.records import UnitItem
 
 TASK_TYPES = registered_task_types()
 ROOT = Path(__file__).resolve().parents[3]
 # An optional part of the contract -> the class a task type declaring it implements (None: not declared).
-OPTIONAL_PARTS = {"unit_authoring": UnitAuthoring}
+OPTIONAL_PARTS = {"unit_authoring": UnitAuthoring, "unit_variants": UnitVariants}
 
 
 def _declaring(part: str) -> list:
@@ -193,3 +196,19 @@ def test_unit_authoring_writes_a_whole_unit_on_one_form_and_back(task_type):
     if unit_authoring.author_summary_template:
         assert (ROOT / "templates" / unit_authoring.author_summary_template).is_file()
         assert isinstance(unit_authoring.author_summary([payload], task_type.settings_defaults()), dict)
+
+
+@pytest.mark.parametrize("task_type", _declaring("unit_variants"))
+def test_unit_variants_offer_the_units_items_to_the_author_form(task_type):
+    """The author form takes what the part gives it of the unit's other items; a planned authoring
+    assignment asks for no variant, and a payload keeps what the unit's saved items already name."""
+    unit_variants = task_type.unit_variants
+    payload = task_type.normalize_payload(_examples(task_type).payload_valid)
+    other = UnitItem(item_id=1, external_id="", status="approved", payload=payload)
+    planned = Assignment(kind=Assignment.Kind.AUTHOR)
+
+    task_type.form_class()(initial={}, **unit_variants.author_form_kwargs([other]))  # takes them, or raises
+    errors = unit_variants.unit_reference_errors([payload], unit_items=[other], current=[payload], assignment=planned)
+
+    assert unit_variants.author_assignment_kwargs(planned) == {}
+    assert errors == {}
