@@ -1,6 +1,6 @@
 """QC inside a scope: an item's reviewers and judges must share a profile attribute with its author.
 
-A task type names the attribute (`TaskType.member_scope(settings)`, e.g. "country"; "" for none). The
+A task type names the attribute (`country_scope.member_scope(settings)`: "country"; "" for none). The
 author's and a judge's value is their AnnotatorProfile's; a reviewer's values are their membership's
 list (Membership.countries), so one national reviewer may cover several countries. A member without a
 value is in no scope: they judge or review nothing of a scoped project (never everything).
@@ -22,7 +22,8 @@ SCOPES: dict[str, tuple[str, str]] = {"country": ("country", "countries")}
 
 
 def project_scope(project: Project) -> str:
-    scope = get_task_type(project.task_type).member_scope(project_settings(project))
+    country_scope = get_task_type(project.task_type).country_scope
+    scope = country_scope.member_scope(project_settings(project)) if country_scope is not None else ""
     if scope and scope not in SCOPES:
         raise ValueError(f"Unknown member scope {scope!r}; known: {', '.join(SCOPES)}.")
     return scope
@@ -101,7 +102,8 @@ def judges_out_of_scope(
 def canonical_country(*, project: Project, value: str) -> str:
     """`value` as the project's task type spells it (case-insensitive match), when the task type names its
     countries; refused (InvalidInput) when it names them and `value` is none of them. Blank stays blank."""
-    known = get_task_type(project.task_type).countries
+    country_scope = get_task_type(project.task_type).country_scope
+    known = country_scope.countries if country_scope is not None else ()
     value = _clean(value)
     if not known or not value:
         return value

@@ -103,7 +103,7 @@ class Membership(models.Model):
     # (JudgingRule.groups); "" for none.
     group = models.CharField(max_length=20, blank=True, default="")
     # The countries a reviewer reviews for (the author's AnnotatorProfile.country must be one of them)
-    # in a project whose task type scopes QC by country (TaskType.member_scope); [] for none.
+    # in a project whose task type scopes QC by country (TaskType.country_scope); [] for none.
     countries = models.JSONField(default=list, blank=True)
     # A pause (too many known-answer checks failed): no new work until an admin lifts it. Lifting keeps
     # the record of who lifted it and when; nothing is deleted.

@@ -9,7 +9,8 @@ from annotation.task_types import get_task_type
 def review_country_choices(*, project: Project, current: list[str]) -> list[str]:
     """The task type's countries when it names them (profiles are held to that list), else the countries
     the project's profiles give; then any the reviewer already has, so a save never drops one silently."""
-    known = list(get_task_type(project.task_type).countries)
+    country_scope = get_task_type(project.task_type).country_scope
+    known = list(country_scope.countries) if country_scope is not None else []
     if not known:
         known = sorted(
             set(

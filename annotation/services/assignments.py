@@ -89,7 +89,8 @@ def _authoring_units(project: Project) -> list[Unit]:
     """The concepts authoring plans, each in its category's group."""
     # Retired concepts get no new work (their unstarted rows are removed with the plan); their items stay.
     concepts = Concept.objects.filter(project=project, retired_at__isnull=True)
-    slot_key = get_task_type(project.task_type).plan_slot_key
+    picking = get_task_type(project.task_type).unit_picking
+    slot_key = picking.plan_slot_key if picking is not None else ""
     if slot_key and concepts.filter(**{f"data__{slot_key}": True}).exists():
         # Writing slots: only they are planned (the author picks the item's own unit when writing).
         concepts = concepts.filter(**{f"data__{slot_key}": True})

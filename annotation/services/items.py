@@ -87,12 +87,13 @@ def _check_references(tt: TaskType, assignment: Assignment, items: dict[int, Ite
 def _picked_units(
     tt: TaskType, assignment: Assignment, items: dict[int, Item], payloads: list[dict[str, Any]], *, submit: bool
 ) -> tuple[list[Concept | None], dict[str, list[str]]]:
-    """The concept each payload picks from the project's catalog (task types with `unit_pick_keys`;
+    """The concept each payload picks from the project's catalog (task types with `unit_picking`;
     None where the payload names neither, so the item keeps its unit), and the errors of the picks.
     A submission must pick one when its unit can't be picked (a writing slot of the plan)."""
-    if tt.unit_pick_keys is None:
+    picking = tt.unit_picking
+    if picking is None:
         return [None] * len(payloads), {}
-    category_key, concept_key = tt.unit_pick_keys
+    category_key, concept_key = picking.unit_pick_keys
     picked: list[Concept | None] = []
     errors: dict[str, list[str]] = {}
     for slot, payload in enumerate(payloads):
@@ -101,7 +102,7 @@ def _picked_units(
         concept = None
         if not category and not name:
             current = items[slot].concept if slot in items and items[slot].concept_id else assignment.concept
-            if submit and current is not None and not tt.unit_pickable(current.data or {}):
+            if submit and current is not None and not picking.unit_pickable(current.data or {}):
                 errors[category_key + suffix] = [
                     gettext("Choose a %(category_key)s and a %(concept_key)s from the project's list.")
                     % {"category_key": category_key, "concept_key": concept_key}
@@ -122,7 +123,7 @@ def _picked_units(
             ]
         else:
             concept = Concept.objects.filter(project=assignment.project, category__name=category, name=name).first()
-            if concept is None or not tt.unit_pickable(concept.data or {}):
+            if concept is None or not picking.unit_pickable(concept.data or {}):
                 concept = None
                 errors[concept_key + suffix] = [
                     gettext("“%(name)s” is not a %(concept_key)s of “%(category)s” in this project.")

@@ -142,6 +142,8 @@ class TaskType(
     the protocol sets to its implementation of the part's abstract class (contract/<part>.py):
       unit_authoring  UnitAuthoring  units with their own data and file, a unit's items on one form
       unit_variants   UnitVariants   an author writes variants of the unit's other items, shown them
+      unit_picking    UnitPicking    the author picks the item's unit; the plan deals out writing slots
+      country_scope   CountryScope   members' countries, QC inside the author's country
 
     Hooks marked @required (and the attributes declared without a value: name, label, author_template,
     display_template, gold_policy) have no default; required_hooks() lists them, missing_hooks() checks

@@ -165,8 +165,8 @@ def _planned_pick(task_type, item: Item | None, assignment: Assignment) -> dict:
     unit = item.concept if item is not None and item.concept_id else assignment.concept
     if unit is None:
         return {}
-    category_key, concept_key = task_type.unit_pick_keys
-    if not task_type.unit_pickable(unit.data or {}):
+    category_key, concept_key = task_type.unit_picking.unit_pick_keys
+    if not task_type.unit_picking.unit_pickable(unit.data or {}):
         return {category_key: unit.category.name}  # a writing slot of the plan: its topic, no subtopic
     return {category_key: unit.category.name, concept_key: unit.name}
 
@@ -237,9 +237,11 @@ def author_item(request: HttpRequest, slug: str, assignment_id: int) -> HttpResp
     if (unit_variants := task_type.unit_variants) is not None:
         extra = unit_variants.author_form_kwargs(unit_items_besides(assignment=assignment))
         extra.update(unit_variants.author_assignment_kwargs(assignment))
-    initial = _initial(task_type, items) or task_type.author_form_defaults(profile=getattr(membership, "profile", None))
-    if task_type.unit_pick_keys:
-        extra["catalog"] = unit_catalog(project=project, slot_key=task_type.plan_slot_key)
+    initial = _initial(task_type, items)
+    if not initial and task_type.country_scope is not None:
+        initial = task_type.country_scope.author_form_defaults(profile=getattr(membership, "profile", None))
+    if task_type.unit_picking is not None:
+        extra["catalog"] = unit_catalog(project=project, slot_key=task_type.unit_picking.plan_slot_key)
         initial = {**_planned_pick(task_type, item, assignment), **initial}
     form = task_type.form_class()(posted(request), initial=initial, **extra)
     lang, direction = page_language(project)

@@ -87,7 +87,8 @@ def screening_page(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("screening_page", slug=slug)
         application.refresh_from_db()
     training = list(zip(setup.training_items, feedback or [None] * len(setup.training_items), strict=True))
-    countries = get_task_type(membership.project.task_type).countries
+    country_scope = get_task_type(membership.project.task_type).country_scope
+    countries = country_scope.countries if country_scope is not None else ()
     context = project_context(
         membership, setup=setup, application=application, feedback=feedback, training=training, countries=countries
     )

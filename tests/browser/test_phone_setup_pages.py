@@ -142,7 +142,7 @@ def test_the_members_page_and_the_review_countries_fit_a_phone(new_page, live_se
     )
     assert ticked == ["Jordan"]
     expect(page.locator("#countries-form input[type=checkbox]")).to_have_count(
-        len(get_task_type("sentence_completion").countries)
+        len(get_task_type("sentence_completion").country_scope.countries)
     )
     _fits(
         page,

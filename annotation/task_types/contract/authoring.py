@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from annotation.task_types.contract.marks import required
 from annotation.task_types.contract.unit_authoring import UnitAuthoring
+from annotation.task_types.contract.unit_picking import UnitPicking
 from annotation.task_types.contract.unit_variants import UnitVariants
 from annotation.task_types.records import FieldChange, PayloadCheck
-
-if TYPE_CHECKING:
-    from annotation.models import AnnotatorProfile
 
 
 class AuthoringHooks:
@@ -41,10 +39,6 @@ class AuthoringHooks:
     def form_class(self) -> type:
         raise NotImplementedError
 
-    def author_form_defaults(self, *, profile: AnnotatorProfile | None) -> dict[str, Any]:
-        """Initial form values of a unit not written yet, from the author's AnnotatorProfile (or None)."""
-        return {}
-
     @required
     def form_initial(self, payload: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
@@ -72,19 +66,9 @@ class AuthoringHooks:
     # payload_from_form).
     unit_authoring: ClassVar[UnitAuthoring | None] = None
 
-    # The author picks the item's category and concept from the project's catalog: the payload keys that
-    # name them (ArabCulture: ("topic", "subtopic")). The item's concept becomes the pick (reports,
-    # export and benchmarks read it); a payload naming neither keeps the planned unit. None: always the
-    # planned unit. The author form then takes `catalog` ({category: [concept, ...]}).
-    unit_pick_keys: ClassVar[tuple[str, str] | None] = None
-
-    def unit_pickable(self, data: dict[str, Any]) -> bool:
-        """Whether an author may pick this catalog unit (Concept.data); a writing slot of the plan is not."""
-        return True
-
-    # A Concept.data key marking writing slots: when a project has units with it true, the authoring plan
-    # deals out only those (one item each, balanced per category) and the author picks the item's unit.
-    plan_slot_key: ClassVar[str] = ""
+    # The author picks the item's unit from the project's catalog, the plan may deal out writing slots
+    # (ArabCulture's topics and subtopics); None: the author always writes for the planned unit.
+    unit_picking: ClassVar[UnitPicking | None] = None
 
     # An author writes variants of the unit's other items, shown them on the form (KALAHI's base prompts);
     # None: the author form is given nothing about the unit's other items.

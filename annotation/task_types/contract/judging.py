@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from annotation.task_types.contract.country_scope import CountryScope
 from annotation.task_types.contract.marks import required
 from annotation.task_types.records import JudgeItem, JudgingRule, JudgmentInput
 
@@ -33,17 +34,9 @@ class JudgingHooks:
         raise NotImplementedError
 
     # --- who may review and judge an item ------------------------------------------------------------
-    def member_scope(self, settings: dict[str, Any]) -> str:
-        """A profile attribute an item's reviewers and judges must share with its author, "" for anyone.
-
-        "country": stage-1 reviewers only see items whose author's profile country is one of their
-        membership's `countries`, and judges are annotators whose profile country is the author's
-        (annotation.scope). Any task type may use it."""
-        return ""
-
-    # The values a member's country may take (profile country from the screening form, a reviewer's
-    # countries), spelled as the task type spells them; empty: any text.
-    countries: ClassVar[tuple[str, ...]] = ()
+    # Members from named countries, reviewers and judges inside the author's country (ArabCulture); None:
+    # anyone may review and judge, and a country is any text.
+    country_scope: ClassVar[CountryScope | None] = None
 
     # Keyboard key -> judgment value shown on the judging page (A-E for multiple choice, e/n/c for labels).
     judgment_keys: ClassVar[dict[str, str]] = {}

@@ -19,17 +19,17 @@ from annotation.task_types.base import (
     TaskType,
     register,
 )
-from annotation.task_types.sentence_completion import catalog as completion_catalog
 from annotation.task_types.sentence_completion import demo as completion_demo
 from annotation.task_types.sentence_completion import export as completion_export
 from annotation.task_types.sentence_completion import gold as completion_gold
 from annotation.task_types.sentence_completion import judging as completion_judging
 from annotation.task_types.sentence_completion import payload as completion_payload
 from annotation.task_types.sentence_completion import report as completion_report
+from annotation.task_types.sentence_completion.country_scope import CompletionCountryScope
 from annotation.task_types.sentence_completion.forms import CompletionAuthorForm
 from annotation.task_types.sentence_completion.payload import LETTERS
-from annotation.task_types.sentence_completion.places import COUNTRIES, country_name
 from annotation.task_types.sentence_completion.settings import SETTINGS
+from annotation.task_types.sentence_completion.unit_picking import CompletionUnitPicking
 
 # Stage 1 (national review) checks language and guideline compliance (Sadallah et al. 2025, Section 3).
 COMPLETION_ERROR_TYPES = [
@@ -62,12 +62,8 @@ class CompletionTaskType(TaskType):
     default_error_types = COMPLETION_ERROR_TYPES
     settings_spec = SETTINGS
     authors_per_unit_default = 1
-    # The author picks topic and subtopic from the project's list (the issue); the plan's unit is preset.
-    unit_pick_keys = ("topic", "subtopic")
-    plan_slot_key = "slot"  # catalog.SLOT
-
-    def unit_pickable(self, data: dict[str, Any]) -> bool:
-        return not completion_catalog.is_slot(data)
+    # The author picks topic and subtopic from the project's list; the plan's unit is preset.
+    unit_picking = CompletionUnitPicking()
 
     # --- payload -----------------------------------------------------------------------------------
     normalize_payload = staticmethod(completion_payload.normalize)
@@ -102,11 +98,6 @@ class CompletionTaskType(TaskType):
             initial[field] = _YES_NO.get(payload.get(field), "")
         return initial
 
-    def author_form_defaults(self, *, profile: Any) -> dict[str, Any]:
-        # The country the annotator was screened for (their profile's), when it is one of ArabCulture's.
-        country = country_name(getattr(profile, "country", "") or "")
-        return {"country": country} if country else {}
-
     def payload_from_form(self, cleaned_data: dict[str, Any]) -> dict[str, Any]:
         return self.normalize_payload(
             {
@@ -127,10 +118,7 @@ class CompletionTaskType(TaskType):
         return payload.get("premise", "")
 
     # --- QC scope: review and judging inside the author's country ----------------------------------
-    countries = COUNTRIES
-
-    def member_scope(self, settings: dict[str, Any]) -> str:
-        return "country" if settings.get("same_country", True) else ""
+    country_scope = CompletionCountryScope()
 
     # --- judging: stage 2, one peer of the author's country answers it as an MCQ -------------------
     judgment_keys = {

@@ -12,10 +12,12 @@ from django.utils.functional import Promise
 
 from annotation.errors import InvalidInput
 from annotation.importing.records import ImportRecord, RowIssue
-from annotation.models import Assignment
+from annotation.models import AnnotatorProfile, Assignment
 from annotation.task_types import missing_hooks, registered_task_types
 from annotation.task_types.base import ContractExamples
+from annotation.task_types.contract.country_scope import CountryScope
 from annotation.task_types.contract.unit_authoring import UnitAuthoring
+from annotation.task_types.contract.unit_picking import UnitPicking
 from annotation.task_types.contract.unit_variants import UnitVariants
 from annotation.task_types.memo import GoldMemo
 from annotation.task_types.records import UnitItem
@@ -23,7 +25,12 @@ from annotation.task_types.records import UnitItem
 TASK_TYPES = registered_task_types()
 ROOT = Path(__file__).resolve().parents[3]
 # An optional part of the contract -> the class a task type declaring it implements (None: not declared).
-OPTIONAL_PARTS = {"unit_authoring": UnitAuthoring, "unit_variants": UnitVariants}
+OPTIONAL_PARTS = {
+    "unit_authoring": UnitAuthoring,
+    "unit_variants": UnitVariants,
+    "unit_picking": UnitPicking,
+    "country_scope": CountryScope,
+}
 
 
 def _declaring(part: str) -> list:
@@ -212,3 +219,36 @@ def test_unit_variants_offer_the_units_items_to_the_author_form(task_type):
 
     assert unit_variants.author_assignment_kwargs(planned) == {}
     assert errors == {}
+
+
+@pytest.mark.parametrize("task_type", _declaring("unit_picking"))
+def test_unit_picking_keeps_the_pick_from_the_form_to_the_payload_and_a_slot_is_not_pickable(task_type):
+    """The author form, given the catalog, has a field per pick key and the payload keeps the pick; a
+    writing slot of the plan (its Concept.data key true) can't be picked, a plain unit can."""
+    picking = task_type.unit_picking
+    category_key, concept_key = picking.unit_pick_keys
+    payload = task_type.normalize_payload(_examples(task_type).payload_valid)
+    picked = {**payload, category_key: "Food", concept_key: "Breakfast"}
+
+    form = task_type.form_class()(initial={}, catalog={"Food": ["Breakfast"]})
+    back = task_type.payload_from_form(task_type.form_initial(picked))
+
+    assert {category_key, concept_key} <= set(form.fields)
+    assert (back[category_key], back[concept_key]) == ("Food", "Breakfast")
+    assert picking.unit_pickable({}) is True
+    if picking.plan_slot_key:
+        assert picking.unit_pickable({picking.plan_slot_key: True}) is False
+
+
+@pytest.mark.parametrize("task_type", _declaring("country_scope"))
+def test_country_scope_names_its_countries_and_scopes_by_default(task_type):
+    """The scope is on with the default settings; a writer screened for one of the countries finds it on
+    a new author form, whatever its case; one from elsewhere finds an empty form."""
+    country_scope = task_type.country_scope
+    country = country_scope.countries[0]
+
+    assert len(set(country_scope.countries)) == len(country_scope.countries) > 0
+    assert country_scope.member_scope(task_type.settings_defaults()) == "country"
+    assert country_scope.author_form_defaults(profile=AnnotatorProfile(country=country.upper())) == {"country": country}
+    assert country_scope.author_form_defaults(profile=AnnotatorProfile(country="Atlantis")) == {}
+    assert country_scope.author_form_defaults(profile=None) == {}

@@ -69,7 +69,7 @@ def test_the_page_offers_the_task_types_countries_as_choices_and_refuses_any_oth
     refused = client.post(url, {"countries": ["Sudan", "Atlantis"]})
 
     offered = re.findall(r'name="countries" value="([^"]+)"', page)
-    assert offered == list(get_task_type(world.project.task_type).countries)
+    assert offered == list(get_task_type(world.project.task_type).country_scope.countries)
     assert re.findall(r'name="countries" value="([^"]+)"[^>]*checked', page) == ["Egypt"]
     assert 'textarea name="countries"' not in page
     assert refused.status_code == 400
