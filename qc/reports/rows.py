@@ -1,4 +1,4 @@
-"""The report engine's reads: a project's plain rows (ReportRows) in three queries whatever its size.
+"""The report engine's reads: a project's plain rows (ReportRows) in three reads whatever its size.
 
 Items approved by QC onward (excluded ones included) with their gold decision (joined), their judges'
 judgments (the task type's judging kind) and the project's annotators in public order. Task types
@@ -8,9 +8,12 @@ compute their sections from these rows without touching the database.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from operator import attrgetter
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import DurationField, ExpressionWrapper, F, TextField
 from django.db.models.functions import Cast
 
@@ -51,6 +54,26 @@ class _Decoder:
         if value is None:
             value = self._seen[text] = json.loads(text) or {}  # JSON null or empty: {} as before
         return value
+
+
+@contextmanager
+def _planned_for_every_row() -> Iterator[None]:
+    """Server-side cursors declared in the block are planned for reading their whole result.
+
+    PostgreSQL plans a cursor for its first tenth of rows (cursor_tuple_fraction 0.1): the judgments'
+    query then joins each row's assignment by an index lookup, which starts at once but takes about twice
+    as long as a hash join when every row is read, as here (275,000 judgments: ~1.9 s against ~1.0 s).
+    SET LOCAL lasts until the transaction ends (opened here when the caller has none); a caller's
+    transaction gets the server's default back after the block, or by the rollback if the block fails.
+    The items' query is left as it is: its first-rows plan was measured as fast as the whole-result one.
+    """
+    if connection.vendor != "postgresql":  # no cursor planning elsewhere (SQLite)
+        yield
+        return
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL cursor_tuple_fraction = 1")
+        yield
+        cursor.execute("SET LOCAL cursor_tuple_fraction TO DEFAULT")
 
 
 def report_rows(*, project: Project) -> ReportRows:
@@ -153,31 +176,38 @@ def _judgment_records(
     judgments = Judgment.objects.filter(project=project, item__status__in=DECIDABLE)
     if kind is not None:
         judgments = judgments.filter(kind=kind)
-    records = [
-        JudgmentRecord(
-            judgment_id=jid,
-            item_id=item_id,
-            user_id=user_id,
-            user_code=code.get(user_id, ""),
-            round=round_,
-            value=decode(value),
-            flags=decode(flags),
-            comment=comment or "",
-            seconds=worked.total_seconds() if worked is not None else None,
-        )
-        for jid, item_id, user_id, round_, value, flags, comment, worked in judgments.values_list(
-            "pk",
-            "item_id",
-            "user_id",
-            "round",
-            _as_text("value"),
-            _as_text("flags"),
-            "comment",
-            _duration("assignment__"),
-        )
-        .order_by()  # sorted below, in annotator order: the database's sort of every row would be wasted
-        .iterator(chunk_size=ROWS_CHUNK)
-    ]
-    user_rank = {user_id: rank_of(ranks, user_id) for user_id in {r.user_id for r in records}}
-    records.sort(key=lambda j: (j.item_id, user_rank[j.user_id]))
+    with _planned_for_every_row():
+        records = [
+            JudgmentRecord(
+                judgment_id=jid,
+                item_id=item_id,
+                user_id=user_id,
+                user_code=code.get(user_id, ""),
+                round=round_,
+                value=decode(value),
+                flags=decode(flags),
+                comment=comment or "",
+                seconds=worked.total_seconds() if worked is not None else None,
+            )
+            for jid, item_id, user_id, round_, value, flags, comment, worked in judgments.values_list(
+                "pk",
+                "item_id",
+                "user_id",
+                "round",
+                _as_text("value"),
+                _as_text("flags"),
+                "comment",
+                _duration("assignment__"),
+            )
+            # In item order: the records are then built in the order the sections read them (in the hash
+            # join's order the same sections took ~0.8 s longer at 275,000 judgments).
+            .order_by("item_id")
+            .iterator(chunk_size=ROWS_CHUNK)
+        ]
+    # Two stable sorts, the second keyed in C: by the judges' public order, then by item (one sort on
+    # (item, rank) took twice as long at 275,000 judgments).
+    judges = sorted({r.user_id for r in records}, key=lambda user_id: rank_of(ranks, user_id))
+    position = {user_id: n for n, user_id in enumerate(judges)}
+    records.sort(key=lambda j: position[j.user_id])
+    records.sort(key=attrgetter("item_id"))
     return records

@@ -162,8 +162,10 @@ def test_fast_paths_agree_with_the_report(small, django_assert_num_queries):
     assert conflicts == {"conflicts": report["conflicts"], "conflicts_by_region": report["conflicts_by_region"]}
 
 
-def test_report_inputs_take_three_queries_whatever_the_size(small, django_assert_num_queries):
-    with django_assert_num_queries(3):
+def test_report_inputs_take_a_fixed_number_of_queries_whatever_the_size(small, django_assert_num_queries):
+    # Three reads (annotators, items, judgments); around the judgments' read, a savepoint in which the
+    # cursor is planned for its whole result (SET LOCAL, then the default back): 3 + 4.
+    with django_assert_num_queries(7):
         inputs = csqa_report_inputs(project=small)
     assert (len(inputs.items), len(inputs.answers), len(inputs.annotators)) == (3, 15, 6)
     people = [a.user_id for a in inputs.annotators]
@@ -174,7 +176,7 @@ def test_report_inputs_take_three_queries_whatever_the_size(small, django_assert
             if uid != item.author_id:
                 add_judgment(item, users[uid], "A")
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(7):
         inputs = csqa_report_inputs(project=small)
     assert (len(inputs.items), len(inputs.answers)) == (23, 115)
     assert build_csqa_report(inputs)["items"] == 23
@@ -218,6 +220,27 @@ def test_report_command_prints_one_object_with_the_task_types_sections(small):
     expected = csqa_report(project=small)
     del expected["project"]
     assert report == {"project": "rep", "task_type": "csqa", "csqa": json.loads(json.dumps(expected))}
+
+
+def test_the_judgments_cursor_is_planned_for_every_row_and_the_caller_keeps_its_setting(small):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        rows = report_rows(project=small)
+
+    statements = [q["sql"] for q in queries.captured_queries]
+    judgments = next(n for n, sql in enumerate(statements) if '"annotation_judgment"' in sql)
+    assert statements[judgments - 1] == "SET LOCAL cursor_tuple_fraction = 1"
+    assert statements[judgments + 1] == "SET LOCAL cursor_tuple_fraction TO DEFAULT"
+    with connection.cursor() as cursor:  # the test's transaction is the caller's: its setting is back
+        cursor.execute("SHOW cursor_tuple_fraction")
+        assert cursor.fetchone() == ("0.1",)
+    assert len(rows.judgments) == 15
+    assert [(j.item_id, j.user_code) for j in rows.judgments] == sorted(
+        ((j.item_id, j.user_code) for j in rows.judgments),
+        key=lambda pair: (pair[0], [a.code for a in rows.annotators].index(pair[1])),
+    )
 
 
 def test_report_rows_decode_each_unit_once_and_take_worked_seconds_from_the_assignments(small):
