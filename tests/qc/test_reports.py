@@ -164,7 +164,7 @@ def test_fast_paths_agree_with_the_report(small, django_assert_num_queries):
 
 def test_report_inputs_take_a_fixed_number_of_queries_whatever_the_size(small, django_assert_num_queries):
     # Three reads (annotators, items, judgments); around the judgments' read, a savepoint in which the
-    # cursor is planned for its whole result (SET LOCAL, then the default back): 3 + 4.
+    # cursor is planned for its whole result (SET LOCAL), rolled back and released: 3 + 4.
     with django_assert_num_queries(7):
         inputs = csqa_report_inputs(project=small)
     assert (len(inputs.items), len(inputs.answers), len(inputs.annotators)) == (3, 15, 6)
@@ -222,24 +222,29 @@ def test_report_command_prints_one_object_with_the_task_types_sections(small):
     assert report == {"project": "rep", "task_type": "csqa", "csqa": json.loads(json.dumps(expected))}
 
 
-def test_the_judgments_cursor_is_planned_for_every_row_and_the_caller_keeps_its_setting(small):
+def test_the_judgments_cursor_is_planned_for_every_row_and_the_caller_keeps_its_settings(small):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    def settings():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('cursor_tuple_fraction'), current_setting('jit')")
+            return cursor.fetchone()
+
+    before = settings()  # the test's transaction is the caller's (the gold recompute set its own jit)
     with CaptureQueriesContext(connection) as queries:
         rows = report_rows(project=small)
 
     statements = [q["sql"] for q in queries.captured_queries]
     judgments = next(n for n, sql in enumerate(statements) if '"annotation_judgment"' in sql)
-    assert statements[judgments - 1] == "SET LOCAL cursor_tuple_fraction = 1"
-    assert statements[judgments + 1] == "SET LOCAL cursor_tuple_fraction TO DEFAULT"
-    with connection.cursor() as cursor:  # the test's transaction is the caller's: its setting is back
-        cursor.execute("SHOW cursor_tuple_fraction")
-        assert cursor.fetchone() == ("0.1",)
+    assert statements[judgments - 1] == "SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off"
+    assert statements[judgments + 1].startswith("ROLLBACK TO SAVEPOINT")
+    assert before[0] == "0.1"
+    assert settings() == before
     assert len(rows.judgments) == 15
+    order = [a.code for a in rows.annotators]
     assert [(j.item_id, j.user_code) for j in rows.judgments] == sorted(
-        ((j.item_id, j.user_code) for j in rows.judgments),
-        key=lambda pair: (pair[0], [a.code for a in rows.annotators].index(pair[1])),
+        ((j.item_id, j.user_code) for j in rows.judgments), key=lambda pair: (pair[0], order.index(pair[1]))
     )
 
 
