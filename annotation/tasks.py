@@ -12,7 +12,9 @@ def delete_expired_tokens() -> int:
     return auth_tokens_delete_expired()
 
 
-# The worker finds tasks in each app's `tasks` module; the aggregation fit lives with its package.
+# The worker finds tasks in each app's `tasks` module; the aggregation fit and the search indexes' catch-up
+# live with what they serve.
 from annotation.aggregation.tasks import aggregation_fit  # noqa: E402
+from annotation.search_index import search_index_catch_up  # noqa: E402
 
-__all__ = ["aggregation_fit", "delete_expired_tokens"]
+__all__ = ["aggregation_fit", "delete_expired_tokens", "search_index_catch_up"]

@@ -26,6 +26,7 @@ import os
 import random
 import sys
 import time
+from importlib import import_module
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -146,14 +147,9 @@ def fill(*, items: int, seed: int) -> dict:
         for table in (item_table, version_table):
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))")
         started = time.perf_counter()
-        cursor.execute(
-            "CREATE INDEX itemversion_payload_trgm ON annotation_itemversion "
-            "USING gin ((UPPER((payload)::text)) gin_trgm_ops)"
-        )
-        cursor.execute(
-            "CREATE INDEX itemversion_payload_words ON annotation_itemversion "
-            "USING gin (to_tsvector('simple'::regconfig, payload))"
-        )
+        # The indexes exactly as the migration makes them (partial: the versions ready for search).
+        for statement in import_module("annotation.migrations.0023_itemversion_search_ready").PARTIAL:
+            cursor.execute(statement)
         index_seconds = time.perf_counter() - started
         log(f"trigram and word indexes built in {index_seconds:.0f} s")
         cursor.execute(f"VACUUM ANALYZE {item_table}")

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
 
@@ -127,10 +128,16 @@ class ItemVersion(models.Model):
     justification = models.TextField(blank=True)
     # Null while the author is still editing; a submitted version is frozen.
     submitted_at = models.DateTimeField(null=True, blank=True)
+    # False while the version waits for the search indexes (annotation.search_index): an import writes its
+    # versions so and a background task indexes them after its commit; until then search reads them one by
+    # one (they are few, or just imported). Every other write leaves the default: indexed as it is saved.
+    search_ready = models.BooleanField(default=True, db_default=True)
 
     class Meta:
         ordering = ["item_id", "number"]
         constraints = [models.UniqueConstraint(fields=["item", "number"], name="uniq_item_version_number")]
+        # The versions waiting for the search indexes, found without reading the others.
+        indexes = [models.Index(fields=["id"], condition=Q(search_ready=False), name="itemversion_search_pending")]
 
     def __str__(self) -> str:
         return f"Item {self.item_id} v{self.number}"

@@ -10,6 +10,10 @@ Two ways to match, both case-insensitive, both on the item's current version:
   finds "memakan", what a language with prefixes needs). Answered from the trigram index of
   UPPER(payload::text) (migration 0013), which reads more of the index for common letter groups: at
   1,000,000 items a search costs a few times a word search.
+Both indexes hold the versions ready for them (WHERE search_ready): an import's versions wait until a
+task indexes them after its commit (annotation.search_index). Each query asks the index for the ready
+versions and reads the waiting ones one by one (BitmapOr with the small index of waiting versions), so
+an imported item is found from the moment its import commits.
 SQLite (the demo) has neither index: there each word typed is matched anywhere in the payload.
 """
 
@@ -18,7 +22,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.db import connection
-from django.db.models import Func, QuerySet
+from django.db.models import Func, Q, QuerySet
 
 from annotation.models import Item, ItemVersion
 
@@ -72,14 +76,13 @@ def items_matching(qs: QuerySet[Item], text: str, *, inside_words: bool = False)
     # The matching versions' items come by the versions' (item, number) index (items have no index on
     # current_version); then only the items whose current version matches stay.
     if inside_words or not words:
-        matching = ItemVersion.objects.filter(payload__icontains=text).values("item_id")
+        matching = indexed_or_waiting(ItemVersion.objects.all(), payload__icontains=text).values("item_id")
         return qs.filter(pk__in=matching, current_version__payload__icontains=text)
     from django.contrib.postgres.search import SearchQuery
 
     query = SearchQuery(prefix_query(words), config="simple", search_type="raw")
     hits = list(
-        ItemVersion.objects.alias(words=PayloadWords("payload"))
-        .filter(words=query)
+        indexed_or_waiting(ItemVersion.objects.alias(words=PayloadWords("payload")), words=query)
         .order_by()  # in index order: sorting by the model's (item, number) would walk every version
         .values_list("item_id", flat=True)[: RARE + 1]
     )
@@ -90,3 +93,9 @@ def items_matching(qs: QuerySet[Item], text: str, *, inside_words: bool = False)
         # reads every item of the project to join them.
         return current.filter(pk__in=set(hits))
     return current  # a common word: the newest items, each one checked
+
+
+def indexed_or_waiting(versions: QuerySet[ItemVersion], **match) -> QuerySet[ItemVersion]:
+    """The versions that `match`: the ready ones from the partial index, the waiting ones read one by one.
+    Each arm repeats its index's condition, or PostgreSQL would not use the partial indexes."""
+    return versions.filter(Q(search_ready=True, **match) | Q(search_ready=False, **match))

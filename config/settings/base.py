@@ -287,6 +287,13 @@ CELERY_BEAT_SCHEDULE = {
         # While every worker is busy, sweeps queue up; only the latest one is worth running.
         "options": {"expires": GOTONG_SWEEP_SECONDS},
     },
+    # Versions an import wrote wait for the search indexes until its task runs (annotation.search_index);
+    # this run catches up the ones whose message was lost.
+    "search-index-catch-up": {
+        "task": "annotation.search_index_catch_up",
+        "schedule": 300,
+        "options": {"expires": 300},
+    },
     # Requests only check the token they present; the expired ones are deleted here.
     "delete-expired-tokens": {"task": "annotation.delete_expired_tokens", "schedule": 3600},
     "sweep-llm-runs": {
