@@ -12,6 +12,7 @@ import json
 import psycopg
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from annotation.foreign_keys import references_checked_once, triggers_can_be_skipped
 from annotation.importing.bulkwrite import copy_lines, reserve_ids
@@ -155,3 +156,36 @@ def test_known_parents_are_checked_by_id_and_a_missing_one_is_refused():
     with transaction.atomic():
         written = _write_judgment_known(project.pk, item.pk, user.pk, said_items={item.pk})
     assert list(Judgment.objects.values_list("pk", "item_id", "user_id")) == [(written, item.pk, user.pk)]
+
+
+def test_an_import_reads_back_only_the_references_to_its_own_rows_and_locks_the_parents_it_names():
+    """The import names what its rows point at outside itself (the project, the file's annotators, the
+    concepts): those are locked by id; only the references to its own new items and versions are looked
+    for row by row, one anti-join each."""
+    settings = connection.settings_dict
+    items_import(path_or_bytes=_file(6), project_slug="named", format="id-csqa", language="id")  # its annotators
+    annotator = Item.objects.filter(project__slug="named").values_list("author_id", flat=True).first()
+    more = "\n".join(json.dumps(row(f"more{i}", author=f"W{1 + i % 6}")) for i in range(6)).encode()
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        items_import(path_or_bytes=more, project_slug="named", format="id-csqa", language="id")
+        with (
+            psycopg.connect(
+                host=settings["HOST"] or "127.0.0.1",
+                port=settings["PORT"] or 5432,
+                user=settings["USER"],
+                dbname=settings["NAME"],
+                autocommit=True,
+            ) as other,
+            pytest.raises(psycopg.errors.LockNotAvailable),
+        ):
+            # A concurrent delete of an annotator would wait for the import, as with the per-row checks.
+            other.execute("SELECT id FROM auth_user WHERE id = %s FOR UPDATE NOWAIT", [annotator])
+
+    anti_joins = [q["sql"] for q in queries.captured_queries if "AND NOT EXISTS (SELECT 1 FROM" in q["sql"]]
+    assert [(sql.split(" FROM ")[1].split()[0], sql.split("c.")[2].split()[0]) for sql in anti_joins] == [
+        ('"annotation_item"', '"current_version_id"'),
+        ('"annotation_itemversion"', '"item_id"'),
+        ('"annotation_judgment"', '"item_id"'),
+        ('"qc_golddecision"', '"item_id"'),
+    ]
+    assert Item.objects.filter(project__slug="named").count() == 12
