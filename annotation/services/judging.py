@@ -408,8 +408,9 @@ def next_judge_position(project_id: int, kind: str) -> int:
     )
 
 
-def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> list[Assignment]:
-    """Plan round `round_` of one item whose decision asks for it; the caller holds the item's row lock.
+def judging_plan_item_round(*, project: Project, item: Item, rule: JudgingRule, round_: int) -> list[Assignment]:
+    """Plan round `round_` of one item of `project` whose decision asks for it; the caller holds the item's
+    row lock (and has read the project: a submit has it from the assignment).
 
     Judges: `per_round[round_ - 1]` active annotators who are not the author and never judged the item
     (nor hold any assignment for it), fewest open assignments first, ties in the project's annotator
@@ -418,12 +419,14 @@ def judging_plan_item_round(*, item: Item, rule: JudgingRule, round_: int) -> li
     When too few are eligible the round gets those there are (logged); an admin re-plan can add more.
     """
     need = rule.per_round[round_ - 1]
-    blocked = set(Judgment.objects.filter(item=item, kind=rule.kind).values_list("user_id", flat=True))
-    blocked |= set(Assignment.objects.filter(target_item=item, kind=rule.kind).values_list("user_id", flat=True))
+    # Who judged the item or holds work on it, in one query.
+    judged = Judgment.objects.filter(item=item, kind=rule.kind).order_by().values_list("user_id", flat=True)
+    assigned = Assignment.objects.filter(target_item=item, kind=rule.kind).order_by().values_list("user_id", flat=True)
+    blocked = set(judged.union(assigned))
     if item.author_id is not None:
         blocked.add(item.author_id)
-    candidates = [u for u in active_annotators(item.project) if u not in blocked]
-    out_of_scope = judges_out_of_scope(project=item.project, authors={item.pk: item.author_id}, judges=candidates)
+    candidates = [u for u in active_annotators(project) if u not in blocked]
+    out_of_scope = judges_out_of_scope(project=project, authors={item.pk: item.author_id}, judges=candidates)
     candidates = [u for u in candidates if u not in out_of_scope.get(item.pk, ())]
     loads = open_judge_loads(item.project_id, rule.kind, candidates)
     ranks = annotator_ranks(project_annotators(project_ids=[item.project_id]).get(item.project_id, []))

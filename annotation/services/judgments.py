@@ -66,7 +66,7 @@ def judgment_record(
 
     next_round = hooks.gold_recompute_locked_item(item=item, project=assignment.project).next_rounds.get(item.pk)
     if next_round is not None and next_round <= len(rule.per_round):
-        judging_plan_item_round(item=item, rule=rule, round_=next_round)
+        judging_plan_item_round(project=assignment.project, item=item, rule=rule, round_=next_round)
     aggregation_request(project=assignment.project)
     return judgment
 

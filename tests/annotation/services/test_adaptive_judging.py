@@ -164,7 +164,7 @@ def test_adaptive_settings_are_checked():
 # costs what a fixed project's does (tests/api/test_judging_query_counts.py) and one read more, the judges'
 # accuracies in the last aggregation fit; one that plans the next judge adds the planner's reads and its
 # insert, as IndoNLI's rounds do.
-MAX_QUERIES_PLAN_NEXT = 23
+MAX_QUERIES_PLAN_NEXT = 20
 
 
 @pytest.mark.django_db
