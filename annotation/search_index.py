@@ -48,11 +48,6 @@ def _send() -> None:
         logger.warning("search_index.not_sent", exc_info=True)
 
 
-def versions_waiting() -> int:
-    """How many versions wait for the search indexes."""
-    return ItemVersion.objects.filter(search_ready=False).count()
-
-
 def index_waiting_versions(*, batch: int = BATCH) -> int:
     """Put every waiting version into the search indexes, `batch` per transaction; how many were put."""
     if connection.vendor != "postgresql":

@@ -80,21 +80,26 @@ def test_a_missing_user_is_refused_too():
     assert Judgment.objects.count() == 0
 
 
+def _other_connection() -> psycopg.Connection:
+    """A second session on the test database, as a concurrent request would have."""
+    settings = connection.settings_dict
+    return psycopg.connect(
+        host=settings["HOST"] or "127.0.0.1",
+        port=settings["PORT"] or 5432,
+        user=settings["USER"],
+        dbname=settings["NAME"],
+        autocommit=True,
+    )
+
+
 def test_the_parents_are_locked_until_the_write_commits():
     """Like the per-row check: a concurrent delete of the answering user has to wait."""
     project, (author, user, *_) = make_project(slug="fk")
     item = make_item(project, author)
-    settings = connection.settings_dict
     with transaction.atomic():
         judgment_id = _write_judgment(project.pk, item.pk, user.pk)
         with (
-            psycopg.connect(
-                host=settings["HOST"] or "127.0.0.1",
-                port=settings["PORT"] or 5432,
-                user=settings["USER"],
-                dbname=settings["NAME"],
-                autocommit=True,
-            ) as other,
+            _other_connection() as other,
             pytest.raises(psycopg.errors.LockNotAvailable),
         ):
             other.execute("SELECT id FROM auth_user WHERE id = %s FOR UPDATE NOWAIT", [user.pk])
@@ -162,20 +167,13 @@ def test_an_import_reads_back_only_the_references_to_its_own_rows_and_locks_the_
     """The import names what its rows point at outside itself (the project, the file's annotators, the
     concepts): those are locked by id; only the references to its own new items and versions are looked
     for row by row, one anti-join each."""
-    settings = connection.settings_dict
     items_import(path_or_bytes=_file(6), project_slug="named", format="id-csqa", language="id")  # its annotators
     annotator = Item.objects.filter(project__slug="named").values_list("author_id", flat=True).first()
     more = "\n".join(json.dumps(row(f"more{i}", author=f"W{1 + i % 6}")) for i in range(6)).encode()
     with CaptureQueriesContext(connection) as queries, transaction.atomic():
         items_import(path_or_bytes=more, project_slug="named", format="id-csqa", language="id")
         with (
-            psycopg.connect(
-                host=settings["HOST"] or "127.0.0.1",
-                port=settings["PORT"] or 5432,
-                user=settings["USER"],
-                dbname=settings["NAME"],
-                autocommit=True,
-            ) as other,
+            _other_connection() as other,
             pytest.raises(psycopg.errors.LockNotAvailable),
         ):
             # A concurrent delete of an annotator would wait for the import, as with the per-row checks.

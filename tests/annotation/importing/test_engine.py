@@ -13,7 +13,6 @@ from annotation.errors import InvalidInput
 from annotation.importing import engine
 from annotation.importing.records import FileScan, Importer, ImportFileError, ImportJudgment, ImportRecord, ImportUnit
 from annotation.models import Item, ItemVersion, Judgment
-from annotation.search_index import versions_waiting
 from annotation.services import imports
 from annotation.services.imports import ImportFormat, import_formats, items_import
 from qc.models import GoldDecision
@@ -171,14 +170,14 @@ def test_imported_versions_wait_for_the_search_indexes_until_the_commit_queues_t
 
     imported = ItemVersion.objects.filter(item__project__slug="search")
     assert list(imported.values_list("search_ready", flat=True)) == [False, False, False]
-    assert versions_waiting() == 3
+    assert ItemVersion.objects.filter(search_ready=False).count() == 3
     # The task queued at the commit (run here, in the process, as without a broker) indexes them.
     assert sorted(callback.__qualname__ for callback in queued) == ["_send", "aggregation_request.<locals>.<lambda>"]
     for callback in queued:
         if callback.__qualname__ == "_send":
             callback()
     assert list(imported.values_list("search_ready", flat=True)) == [True, True, True]
-    assert versions_waiting() == 0
+    assert ItemVersion.objects.filter(search_ready=False).count() == 0
 
 
 def test_import_items_command_refuses_an_unknown_format(tmp_path):
