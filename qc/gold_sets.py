@@ -22,6 +22,7 @@ from django.db import connection
 from django.utils import timezone
 
 from annotation.adaptive import is_adaptive
+from annotation.db_settings import local_settings
 from annotation.foreign_keys import triggers_off_for_locked_parents
 from annotation.gold import GoldRecompute, Outcome
 from annotation.importing.bulkwrite import SharedJson, copy_text
@@ -57,23 +58,24 @@ def gold_recompute_project_sets(*, project: Project, context: Any, decidable: tu
             [project.pk, list(decidable)],
         )
         # The sorts and the grouping below hold ~50 bytes per judgment: in memory, not on disk.
-        # (JIT compiling these one-off statements costs more than it saves.)
-        cursor.execute("SET LOCAL work_mem = '128MB'; SET LOCAL jit = off")
-        _build_cases(cursor, project=project, context=context, keys=keys, decidable=decidable)
-        outcomes, counted = {}, []
-        # Each key decided once, by the task type itself: a key already names all a gold_memo_key names.
-        # The cases stream in on this connection while they are decided: gold_decide is pure (no query).
-        decide = context.task_type.gold_decide
-        for key, item_id, items, judging_round, payload, rows in _representatives(cursor, keys):
-            outcome = outcomes[key] = decide(GoldCase(payload, rows, context.settings, judging_round))
-            counted.append((item_id, outcome.outcome, items))
+        # (JIT compiling these one-off statements costs more than it saves.) The caller's transaction
+        # gets its own settings back afterwards (annotation.db_settings).
+        with local_settings(cursor, work_mem="128MB", jit="off"):
+            _build_cases(cursor, project=project, context=context, keys=keys, decidable=decidable)
+            outcomes, counted = {}, []
+            # Each key decided once, by the task type itself: a key already names all a gold_memo_key
+            # names. The cases stream in on this connection while they are decided: gold_decide is pure.
+            decide = context.task_type.gold_decide
+            for key, item_id, items, judging_round, payload, rows in _representatives(cursor, keys):
+                outcome = outcomes[key] = decide(GoldCase(payload, rows, context.settings, judging_round))
+                counted.append((item_id, outcome.outcome, items))
+            _copy_outcomes(cursor, outcomes)
+            asks_rounds = any(o.next_round is not None for o in outcomes.values())
+            next_rounds = _save(cursor, context.task_type.gold_policy, asks_rounds)
         # The totals in the order the per-item path meets their outcomes (by item).
         totals: dict[str, int] = defaultdict(int)
         for _, name, items in sorted(counted):
             totals[name] += items
-        _copy_outcomes(cursor, outcomes)
-        asks_rounds = any(o.next_round is not None for o in outcomes.values())
-        next_rounds = _save(cursor, context.task_type.gold_policy, asks_rounds)
     return GoldRecompute(totals=dict(totals), next_rounds=next_rounds)
 
 
@@ -108,34 +110,33 @@ def _build_cases(cursor, *, project: Project, context: Any, keys: list[str], dec
     # in its own subquery (OFFSET 0 keeps it one), so the versions' payloads are read, not hashed.
     # Parallel workers scan, hash and sort the judgments: measured on 2 CPUs, 2.1 s instead of 3.0 s,
     # a plan the default costs do not pick.
-    cursor.execute("SET LOCAL parallel_setup_cost = 10; SET LOCAL parallel_tuple_cost = 0.001")
-    cursor.execute(
-        "CREATE TEMPORARY TABLE gold_case ON COMMIT DROP AS "
-        "SELECT i.id AS item_id, i.status, i.status_reason, i.judging_round, coalesce(js.ids, '{}') AS ids, "
-        f"i.payload, {_key(0)} AS key, {_key(1)} AS key2 "
-        f"FROM (SELECT i.id, i.status, i.status_reason, i.judging_round, {payload} AS payload "
-        f"FROM {item_t} i LEFT JOIN {version_t} v ON v.id = i.current_version_id "
-        "WHERE i.project_id = %s AND i.status = ANY(%s) OFFSET 0) i "
-        "LEFT JOIN (SELECT j.item_id, array_agg(j.id) AS ids, array_agg(j.round) AS rounds, "
-        "array_agg(j.value_hash) AS value_hashes, array_agg(j.flags_hash) AS flags_hashes "
-        "FROM (SELECT j.id, j.item_id, j.round, jsonb_hash_extended(j.value, 0) AS value_hash, "
-        "jsonb_hash_extended(j.flags, 0) AS flags_hash, coalesce(r.rank, %s) AS rank, j.user_id "
-        f"FROM {Judgment._meta.db_table} j LEFT JOIN unnest(%s::bigint[], %s::int[]) AS r(user_id, rank) "
-        f"ON r.user_id = j.user_id WHERE j.project_id = %s {kind_filter} "
-        "ORDER BY j.item_id, rank, j.user_id) j GROUP BY j.item_id) js ON js.item_id = i.id "
-        "CROSS JOIN LATERAL (SELECT i.judging_round || E'\\n' || i.payload AS text) k",
-        [
-            *keys,
-            project.pk,
-            list(decidable),
-            len(users),
-            users,
-            [context.ranks[u] for u in users],
-            project.pk,
-            *([context.kind] if context.kind is not None else []),
-        ],
-    )
-    cursor.execute("SET LOCAL parallel_setup_cost TO DEFAULT; SET LOCAL parallel_tuple_cost TO DEFAULT")
+    with local_settings(cursor, parallel_setup_cost="10", parallel_tuple_cost="0.001"):
+        cursor.execute(
+            "CREATE TEMPORARY TABLE gold_case ON COMMIT DROP AS "
+            "SELECT i.id AS item_id, i.status, i.status_reason, i.judging_round, coalesce(js.ids, '{}') AS ids, "
+            f"i.payload, {_key(0)} AS key, {_key(1)} AS key2 "
+            f"FROM (SELECT i.id, i.status, i.status_reason, i.judging_round, {payload} AS payload "
+            f"FROM {item_t} i LEFT JOIN {version_t} v ON v.id = i.current_version_id "
+            "WHERE i.project_id = %s AND i.status = ANY(%s) OFFSET 0) i "
+            "LEFT JOIN (SELECT j.item_id, array_agg(j.id) AS ids, array_agg(j.round) AS rounds, "
+            "array_agg(j.value_hash) AS value_hashes, array_agg(j.flags_hash) AS flags_hashes "
+            "FROM (SELECT j.id, j.item_id, j.round, jsonb_hash_extended(j.value, 0) AS value_hash, "
+            "jsonb_hash_extended(j.flags, 0) AS flags_hash, coalesce(r.rank, %s) AS rank, j.user_id "
+            f"FROM {Judgment._meta.db_table} j LEFT JOIN unnest(%s::bigint[], %s::int[]) AS r(user_id, rank) "
+            f"ON r.user_id = j.user_id WHERE j.project_id = %s {kind_filter} "
+            "ORDER BY j.item_id, rank, j.user_id) j GROUP BY j.item_id) js ON js.item_id = i.id "
+            "CROSS JOIN LATERAL (SELECT i.judging_round || E'\\n' || i.payload AS text) k",
+            [
+                *keys,
+                project.pk,
+                list(decidable),
+                len(users),
+                users,
+                [context.ranks[u] for u in users],
+                project.pk,
+                *([context.kind] if context.kind is not None else []),
+            ],
+        )
 
 
 def _key(seed: int) -> str:

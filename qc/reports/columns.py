@@ -15,6 +15,7 @@ import numpy as np
 from django.db import connection, transaction
 
 from annotation.annotators import project_annotators
+from annotation.db_settings import local_settings
 from annotation.gold import DECIDABLE
 from annotation.models import Category, Concept, Item, ItemVersion, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
@@ -67,21 +68,22 @@ def report_columns(*, project: Project) -> ReportColumns:
     task_type = get_task_type(project.task_type)
     annotators = project_annotators(project_ids=[project.pk]).get(project.pk, [])
     values = _Distinct(_value)
-    with transaction.atomic(), connection.cursor() as cursor:
-        # Hash aggregates of 500,000 judgments: in memory, not on disk. (JIT costs more than it saves here.)
-        # The planner can't know that 100,000 items fall into a few hundred groups and would sort them
-        # with their payloads (0.8 s of CPU at that size, against 0.3 s for the hash aggregate). The JSON
-        # is turned into text by parallel workers, which the planner would not start for a cheap-looking
-        # scan: measured at 500,000 judgments, 1.3-1.6 s instead of 2.0-2.4 s on a loaded 2-core machine.
-        cursor.execute(
-            "SET LOCAL work_mem = '128MB'; SET LOCAL jit = off; SET LOCAL enable_sort = off; "
-            "SET LOCAL parallel_setup_cost = 0; SET LOCAL parallel_tuple_cost = 0"
-        )
+    # Hash aggregates of 500,000 judgments: in memory, not on disk. (JIT costs more than it saves here.)
+    # The planner can't know that 100,000 items fall into a few hundred groups and would sort them
+    # with their payloads (0.8 s of CPU at that size, against 0.3 s for the hash aggregate). The JSON
+    # is turned into text by parallel workers, which the planner would not start for a cheap-looking
+    # scan: measured at 500,000 judgments, 1.3-1.6 s instead of 2.0-2.4 s on a loaded 2-core machine.
+    # The caller's settings are put back afterwards (annotation.db_settings); the block is a transaction
+    # of its own when the caller has none, as the settings need one.
+    planned = {"work_mem": "128MB", "jit": "off", "enable_sort": "off"}
+    parallel = {"parallel_setup_cost": "0", "parallel_tuple_cost": "0"}
+    with (
+        transaction.atomic(savepoint=False),
+        connection.cursor() as cursor,
+        local_settings(cursor, **planned, **parallel),
+    ):
         items = _read_items(cursor, project, task_type, values)
         judgments = _read_judgments(cursor, project, task_type, values)
-        # Ended by a rollback (nothing was written): inside a caller's transaction the savepoint's
-        # rollback undoes the SET LOCALs, which a release would leave on until that transaction ends.
-        transaction.set_rollback(True)
     return _columns(project, annotators, values, items, judgments)
 
 

@@ -19,6 +19,7 @@ from django.db.models.functions import Cast
 
 from annotation.annotators import project_annotators, rank_of
 from annotation.batching import fewer_gc_passes
+from annotation.db_settings import local_settings
 from annotation.gold import DECIDABLE
 from annotation.models import Item, Judgment, Project
 from annotation.task_types import get_task_type, project_settings
@@ -64,17 +65,17 @@ def _planned_for_every_row() -> Iterator[None]:
     query then joins each row's assignment by an index lookup, which starts at once but takes about twice
     as long as a hash join when every row is read, as here (PostgreSQL's CPU for the report's reads at
     275,000 judgments: 2.0 s instead of 3.3 s). JIT is off as in the column reads (qc/reports/columns.py):
-    compiling costs more than it saves here. The block ends by rolling its savepoint back (it writes
-    nothing), which undoes the SET LOCALs inside a caller's transaction, as there.
-    The items' query is left as it is: its first-rows plan was measured as fast as the whole-result one.
+    compiling costs more than it saves here. The caller's settings are put back afterwards
+    (annotation.db_settings); the block is a transaction of its own when the caller has none (a server-side
+    cursor and the settings need one). The items' query is left as it is: its first-rows plan was
+    measured as fast as the whole-result one.
     """
-    if connection.vendor != "postgresql":  # no cursor planning elsewhere (SQLite)
+    with (
+        transaction.atomic(savepoint=False),
+        connection.cursor() as cursor,
+        local_settings(cursor, cursor_tuple_fraction="1", jit="off"),
+    ):
         yield
-        return
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off")
-        yield
-        transaction.set_rollback(True)
 
 
 def report_rows(*, project: Project) -> ReportRows:

@@ -163,9 +163,9 @@ def test_fast_paths_agree_with_the_report(small, django_assert_num_queries):
 
 
 def test_report_inputs_take_a_fixed_number_of_queries_whatever_the_size(small, django_assert_num_queries):
-    # Three reads (annotators, items, judgments); around the judgments' read, a savepoint in which the
-    # cursor is planned for its whole result (SET LOCAL), rolled back and released: 3 + 4.
-    with django_assert_num_queries(7):
+    # Three reads (annotators, items, judgments); around the judgments' read, the settings that plan its
+    # cursor for its whole result: the caller's read, the block's set, the caller's put back: 3 + 3.
+    with django_assert_num_queries(6):
         inputs = csqa_report_inputs(project=small)
     assert (len(inputs.items), len(inputs.answers), len(inputs.annotators)) == (3, 15, 6)
     people = [a.user_id for a in inputs.annotators]
@@ -176,7 +176,7 @@ def test_report_inputs_take_a_fixed_number_of_queries_whatever_the_size(small, d
             if uid != item.author_id:
                 add_judgment(item, users[uid], "A")
 
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(6):
         inputs = csqa_report_inputs(project=small)
     assert (len(inputs.items), len(inputs.answers)) == (23, 115)
     assert build_csqa_report(inputs)["items"] == 23
@@ -231,14 +231,16 @@ def test_the_judgments_cursor_is_planned_for_every_row_and_the_caller_keeps_its_
             cursor.execute("SELECT current_setting('cursor_tuple_fraction'), current_setting('jit')")
             return cursor.fetchone()
 
-    before = settings()  # the test's transaction is the caller's (the gold recompute set its own jit)
+    before = settings()  # the test's transaction is the caller's
     with CaptureQueriesContext(connection) as queries:
         rows = report_rows(project=small)
 
     statements = [q["sql"] for q in queries.captured_queries]
     judgments = next(n for n, sql in enumerate(statements) if '"annotation_judgment"' in sql)
-    assert statements[judgments - 1] == "SET LOCAL cursor_tuple_fraction = 1; SET LOCAL jit = off"
-    assert statements[judgments + 1].startswith("ROLLBACK TO SAVEPOINT")
+    assert statements[judgments - 1] == "SELECT set_config('cursor_tuple_fraction', '1', true), set_config('jit', 'off', true)"
+    assert statements[judgments + 1] == (
+        f"SELECT set_config('cursor_tuple_fraction', '{before[0]}', true), set_config('jit', '{before[1]}', true)"
+    )
     assert before[0] == "0.1"
     assert settings() == before
     assert len(rows.judgments) == 15

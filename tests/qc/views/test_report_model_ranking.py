@@ -142,9 +142,9 @@ def test_the_report_page_uses_as_many_queries_for_a_bigger_project(client, djang
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 200
         counts.append(len(queries))
-        # The report page's own 23 (session, membership, rows with the judgments cursor's planning
-        # savepoint, charts, languages) and the last ranking's 1.
-        with django_assert_max_num_queries(24):
+        # The report page's own 22 (session, membership, rows with the judgments cursor's planner
+        # settings set and put back, charts, languages) and the last ranking's 1.
+        with django_assert_max_num_queries(23):
             client.get(url)
 
     assert counts[0] == counts[1]

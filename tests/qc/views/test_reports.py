@@ -16,15 +16,15 @@ from tests.annotation.views.helpers import db_snapshot
 pytestmark = pytest.mark.django_db
 
 # Each: session, user, membership (+ the page's direction for HTML), then the page's own reads:
-# the report's seven on PostgreSQL (qc.reports.columns: annotators, the planner settings, items and
-# judgments, in a savepoint of the test's transaction that is rolled back and released; +1: the judgment
-# count that chooses an inline or a background report, qc.reports.snapshots), the cross-answer
-# overview's five, the export runs' one.
+# the report's six on PostgreSQL (qc.reports.columns: annotators, then items and judgments between the
+# planner settings set and the caller's put back, annotation.db_settings; +1: the judgment count that
+# chooses an inline or a background report, qc.reports.snapshots), the cross-answer overview's five, the
+# export runs' one.
 MAX_QUERIES = {
-    # 12 + qc.overview's charts (dashboard_stats 6, items per day 1, agreement 2) + languages 2 + the aggregation fit
-    "report_page": 24,
-    "report_json": 11,
-    "conflicts_csv": 11,
+    # 11 + qc.overview's charts (dashboard_stats 6, items per day 1, agreement 2) + languages 2 + the aggregation fit
+    "report_page": 23,
+    "report_json": 10,
+    "conflicts_csv": 10,
     "judging_plan": 9,
     "export_page": 6,  # with the count of known-answer checks its panel shows
 }
