@@ -17,6 +17,12 @@ def code_sort_key(code: str) -> tuple:
     return tuple(int(part) if part.isdigit() else part.casefold() for part in _DIGITS.split(code))
 
 
+def public_order(name: str, user_id: int) -> tuple:
+    """An annotator's place in the public order: by public name (the membership code, else the user
+    name), in natural order, then by user id."""
+    return (code_sort_key(name), user_id)
+
+
 @dataclass(frozen=True)
 class Annotator:
     user_id: int
@@ -60,7 +66,7 @@ def project_annotators(*, project_ids: Iterable[int]) -> dict[int, list[Annotato
             )
         )
     for annotators in out.values():
-        annotators.sort(key=lambda a: (code_sort_key(a.code), a.user_id))
+        annotators.sort(key=lambda a: public_order(a.code, a.user_id))
     return out
 
 

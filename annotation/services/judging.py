@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from annotation import hooks
-from annotation.annotators import annotator_ranks, project_annotators, rank_of
+from annotation.annotators import public_order, rank_of
 from annotation.checks import mix_checks
 from annotation.errors import InvalidInput
 from annotation.foreign_keys import references_checked_once
@@ -89,14 +89,22 @@ def ids_in(ids: Iterable[int]) -> list[int] | RawSQL:
     return list(ids)
 
 
-def active_annotators(project: Project) -> list[int]:
-    return list(
-        admitted_only(
-            Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True), project=project
-        )
-        .order_by("user_id")
-        .values_list("user_id", flat=True)
+def _active_memberships(project: Project):
+    return admitted_only(
+        Membership.objects.filter(project=project, role=Membership.Role.ANNOTATOR, is_active=True), project=project
     )
+
+
+def active_annotators(project: Project) -> list[int]:
+    return list(_active_memberships(project).order_by("user_id").values_list("user_id", flat=True))
+
+
+def _active_in_public_order(project: Project) -> list[int]:
+    """active_annotators in the annotators' public order (annotation.annotators), in one query: one item's
+    round needs the order of its candidates only, not every annotator project_annotators reads."""
+    rows = _active_memberships(project).order_by().values_list("user_id", "code", "user__username")
+    ordered = sorted(rows, key=lambda row: public_order(row[1] or row[2], row[0]))
+    return [user_id for user_id, _, _ in ordered]
 
 
 @transaction.atomic
@@ -425,11 +433,11 @@ def judging_plan_item_round(*, project: Project, item: Item, rule: JudgingRule, 
     blocked = set(judged.union(assigned))
     if item.author_id is not None:
         blocked.add(item.author_id)
-    candidates = [u for u in active_annotators(project) if u not in blocked]
+    candidates = [u for u in _active_in_public_order(project) if u not in blocked]
     out_of_scope = judges_out_of_scope(project=project, authors={item.pk: item.author_id}, judges=candidates)
     candidates = [u for u in candidates if u not in out_of_scope.get(item.pk, ())]
     loads = open_judge_loads(item.project_id, rule.kind, candidates)
-    ranks = annotator_ranks(project_annotators(project_ids=[item.project_id]).get(item.project_id, []))
+    ranks = {user_id: n for n, user_id in enumerate(candidates)}  # ties in the annotators' public order
     chosen = pick_judges(candidates=candidates, loads=loads, ranks=ranks, need=need)
     if len(chosen) < need:
         logger.warning(
