@@ -6,13 +6,14 @@ from django.utils import timezone
 
 from annotation.adaptive import adaptive_rule, posterior
 from annotation.errors import InvalidInput
-from annotation.models import Assignment, Item, Judgment, Membership
+from annotation.models import AnnotatorProfile, Assignment, Item, Judgment, Membership
 from annotation.models.aggregation import AggregatedAnnotator, AggregationFit
 from annotation.services.judging import judging_plan, judging_plan_item_round
 from annotation.services.judgments import judgment_record
 from annotation.services.known_answers import item_set_known_answer
 from annotation.task_types import get_task_type, project_settings
 from annotation.task_types.base import JudgingRule
+from annotation.task_types.contract.country_scope import CountryScope
 from qc.gold import gold_recompute_project
 from qc.models import GoldDecision
 from tests.api.conftest import client_for
@@ -187,6 +188,47 @@ def test_among_equally_loaded_judges_the_added_one_is_the_first_in_the_public_or
     judging_plan_item_round(project=project, item=Item.objects.get(pk=item.pk), rule=_rule(project), round_=2)
     assert [a.user_id for a in _open(item)] == [middle.pk]
     assert not Assignment.objects.filter(target_item=item, user=low).exists()
+
+
+class _SameCountry(CountryScope):
+    countries = ("Indonesia", "Malaysia")
+
+    def member_scope(self, settings):
+        return "country"
+
+    def author_form_defaults(self, *, profile):
+        return {}
+
+
+@pytest.mark.django_db
+def test_an_added_judge_shares_the_authors_country_when_the_rule_is_scoped(monkeypatch):
+    # csqa declares no country scope; the part is given to it here, as ArabCulture declares it.
+    monkeypatch.setattr(type(get_task_type("csqa")), "country_scope", _SameCountry(), raising=False)
+    project, people = make_project(slug="adaptscope", annotators=6, m=5)
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
+    project.save()
+    author, *judges = people
+    # The author and W4, W5, W6 in Indonesia; W2 and W3, first in the public order, in Malaysia.
+    malaysia, indonesia = judges[:2], judges[2:]
+    for person in people:
+        AnnotatorProfile.objects.filter(membership__project=project, membership__user=person).update(
+            country="Malaysia" if person in malaysia else "Indonesia"
+        )
+    item = make_item(project, author, question="Q", answer="A")
+    judging_plan(project=project)
+    first, second = _open(item)
+    assert {first.user_id, second.user_id} < {p.pk for p in indonesia}
+    _answer(first, "A")
+
+    _answer(second, "B")
+
+    (third,) = _open(item)
+    assert {third.user_id} == {p.pk for p in indonesia} - {first.user_id, second.user_id}
+    _answer(third, "C")  # A, B, C: unsure, and nobody of Indonesia is left to ask
+    assert _open(item) == []
+    assert GoldDecision.objects.get(item=item).outcome == "pending"
+    judged = set(Judgment.objects.filter(item=item).values_list("user_id", flat=True))
+    assert judged == {p.pk for p in indonesia}
 
 
 def _rule(project):
