@@ -5,8 +5,8 @@ A few large statements are planned better with settings other than the defaults:
 gold recompute. SET LOCAL alone would keep them until the caller's transaction ends, so a caller going on
 in the same transaction (a recompute inside a larger write, a test) would run its own statements under
 them. `local_settings` sets them for the block (set_config with is_local, as SET LOCAL does) and puts back
-the values it found, whether the block read or wrote. It replaces a savepoint rolled back at the end,
-which worked for reads only and cost one statement more.
+the values it found, whether the block read or wrote. (A savepoint rolled back at the end would undo
+them too, but only for a block that writes nothing, and at one statement more.)
 """
 
 from __future__ import annotations
