@@ -237,7 +237,9 @@ def test_the_judgments_cursor_is_planned_for_every_row_and_the_caller_keeps_its_
 
     statements = [q["sql"] for q in queries.captured_queries]
     judgments = next(n for n, sql in enumerate(statements) if '"annotation_judgment"' in sql)
-    assert statements[judgments - 1] == "SELECT set_config('cursor_tuple_fraction', '1', true), set_config('jit', 'off', true)"
+    assert statements[judgments - 1] == (
+        "SELECT set_config('cursor_tuple_fraction', '1', true), set_config('jit', 'off', true)"
+    )
     assert statements[judgments + 1] == (
         f"SELECT set_config('cursor_tuple_fraction', '{before[0]}', true), set_config('jit', '{before[1]}', true)"
     )
