@@ -45,6 +45,14 @@ def test_adaptive_rule_spreads_the_overlap_one_judge_per_round():
     assert adaptive_rule(rule, {**settings, "adaptive_min_judges": 9}).per_round == (5,)
 
 
+def _adaptive_project(slug, *, m=5, confidence=95):
+    """A csqa project of six annotators, m answers per item, judged adaptively: (project, annotators)."""
+    project, people = make_project(slug=slug, annotators=6, m=m)
+    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": confidence}
+    project.save()
+    return project, people
+
+
 def _answer(assignment, answer):
     return judgment_record(
         assignment_id=assignment.pk,
@@ -61,9 +69,7 @@ def _open(item):
 
 @pytest.mark.django_db
 def test_an_item_stops_when_sure_and_another_gets_one_judge_at_a_time():
-    project, people = make_project(slug="adapt", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
-    project.save()
+    project, people = _adaptive_project("adapt")
     author = people[0]
     agreed = make_item(project, author, question="Q agreed", answer="A")
     split = make_item(project, author, question="Q split", answer="A")
@@ -104,9 +110,7 @@ def test_an_item_stops_when_sure_and_another_gets_one_judge_at_a_time():
 
 @pytest.mark.django_db
 def test_a_whole_project_recompute_keeps_adaptive_decisions():
-    project, people = make_project(slug="adaptall", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
-    project.save()
+    project, people = _adaptive_project("adaptall")
     agreed = make_item(project, people[0], question="Q agreed", answer="A")
     split = make_item(project, people[0], question="Q split", answer="A")
     judging_plan(project=project)
@@ -131,9 +135,7 @@ def test_a_whole_project_recompute_keeps_adaptive_decisions():
 
 @pytest.mark.django_db
 def test_the_overlap_is_the_ceiling_and_the_published_rule_decides_there():
-    project, people = make_project(slug="ceiling", annotators=6, m=3)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 99}
-    project.save()
+    project, people = _adaptive_project("ceiling", m=3, confidence=99)
     item = make_item(project, people[0], question="Q hard")
     judging_plan(project=project)
     for answer in ("A", "B"):
@@ -163,9 +165,7 @@ def test_adaptive_settings_are_checked():
 
 @pytest.mark.django_db
 def test_among_equally_loaded_judges_the_added_one_is_the_first_in_the_public_order():
-    project, people = make_project(slug="adaptorder", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
-    project.save()
+    project, people = _adaptive_project("adaptorder")
     item = make_item(project, people[0], question="Q", answer="A")
     judging_plan(project=project)
     first, second = _open(item)
@@ -204,9 +204,7 @@ class _SameCountry(CountryScope):
 def test_an_added_judge_shares_the_authors_country_when_the_rule_is_scoped(monkeypatch):
     # csqa declares no country scope; the part is given to it here, as ArabCulture declares it.
     monkeypatch.setattr(type(get_task_type("csqa")), "country_scope", _SameCountry(), raising=False)
-    project, people = make_project(slug="adaptscope", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
-    project.save()
+    project, people = _adaptive_project("adaptscope")
     author, *judges = people
     # The author and W4, W5, W6 in Indonesia; W2 and W3, first in the public order, in Malaysia.
     malaysia, indonesia = judges[:2], judges[2:]
@@ -245,9 +243,7 @@ MAX_QUERIES_PLAN_NEXT = 19
 @pytest.mark.django_db
 @pytest.mark.postgres  # the counts of PostgreSQL's one-statement claim and upserts
 def test_an_adaptive_submit_costs_what_a_fixed_one_does(django_assert_max_num_queries):
-    project, people = make_project(slug="adaptq", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
-    project.save()
+    project, people = _adaptive_project("adaptq")
     items = [make_item(project, people[0], question=f"Q{n}") for n in range(3)]
     judging_plan(project=project)
     base = f"/api/projects/{project.slug}/answers"
@@ -279,9 +275,7 @@ def test_an_adaptive_submit_costs_what_a_fixed_one_does(django_assert_max_num_qu
 
 @pytest.mark.django_db
 def test_a_judge_the_last_fit_found_unreliable_weighs_less():
-    project, people = make_project(slug="fitted", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
-    project.save()
+    project, people = _adaptive_project("fitted")
     item = make_item(project, people[0], question="Q weighed")
     judging_plan(project=project)
     first, second = _open(item)
@@ -300,8 +294,7 @@ def test_a_judge_the_last_fit_found_unreliable_weighs_less():
 
 @pytest.mark.django_db
 def test_a_known_answer_check_gets_no_adaptive_decision_and_no_added_judge():
-    project, people = make_project(slug="adapt-check", annotators=6, m=5)
-    project.settings = {**project.settings, "judging_mode": "adaptive", "adaptive_confidence": 95}
+    project, people = _adaptive_project("adapt-check")
     project.check_every = 2
     project.save()
     for n in range(4):
